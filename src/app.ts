@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import type { Tx } from './db/types.ts';
+import { registerModules } from './modules/index.ts';
+import { authenticate, requireSessionUser } from './platform/auth/authenticate.ts';
+import type { Deps } from './platform/context.ts';
+import { AppError } from './platform/errors.ts';
+import { sendError } from './platform/http-errors.ts';
+import { runIdempotentWrite } from './platform/idempotency.ts';
+import { LOG_REDACT_PATHS } from './platform/logging.ts';
+import type { App } from './platform/schema.ts';
+import { sha256 } from './platform/secrets.ts';
+
+const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
+
+function makeAjv(coerceTypes: boolean) {
+  const ajv = new Ajv({ coerceTypes, useDefaults: true, allErrors: false, strict: false, removeAdditional: false });
+  addFormats.default(ajv);
+  return ajv;
+}
+
+export interface BuildOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Builds the HTTP app. It does not listen: main.ts does, tests use inject(). */
+export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<App> {
+  const app = Fastify({
+    logger: options.logger ?? {
+      level: deps.config.logLevel,
+      redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
+    },
+    bodyLimit: 1024 * 1024,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    trustProxy: false,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // Bodies are validated strictly (a number is not a string); query strings and params are text, so they coerce.
+  const bodyAjv = makeAjv(false);
+  const textAjv = makeAjv(true);
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object),
+  );
+
+  app.decorateRequest('caller', null);
+  app.decorateRequest('sessionUser', null);
+  app.decorateRequest('idempotencyReplayed', false);
+  app.decorateRequest('usedWrite', false);
+  app.decorateRequest('write', function <T>(this: FastifyRequest, fn: (tx: Tx) => Promise<T>): Promise<T> {
+    this.usedWrite = true;
+    return runIdempotentWrite(deps, this, fn);
+  });
+
+  app.setErrorHandler((error, request, reply) => sendError(error as Error, request, reply));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(new AppError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`), request, reply),
+  );
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    if (request.routeOptions.url) request.log = request.log.child({ route: request.routeOptions.url });
+  });
+
+  await app.register(cookie);
+  await app.register(rateLimit, {
+    global: true,
+    max: deps.config.rateLimitMax,
+    timeWindow: deps.config.rateLimitWindowMs,
+    // Per credential: one tenant's burst cannot eat another's allowance behind the same IP.
+    keyGenerator: (request) => {
+      const credential = request.headers.authorization ?? request.cookies?.lastro_session;
+      return credential ? sha256(credential).toString('base64') : `ip:${request.ip}`;
+    },
+    errorResponseBuilder: (_request, context) =>
+      new AppError('rate_limited', `Too many requests; retry in ${Math.ceil(context.ttl / 1000)} s.`, undefined, {
+        'retry-after': String(Math.ceil(context.ttl / 1000)),
+      }),
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const url = request.routeOptions.url;
+    const mode = request.routeOptions.config.auth;
+    if (mode === 'user') {
+      request.sessionUser = await requireSessionUser(deps, request);
+      return;
+    }
+    if (!url?.startsWith('/v1/:env') || mode === 'none') return;
+    request.caller = await authenticate(deps, request);
+    request.log = request.log.child({ workspace_id: request.caller.workspaceId });
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.idempotencyReplayed) reply.header('idempotency-replayed', 'true');
+    return payload;
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Lastro API',
+        version: '1.0.0',
+        description:
+          'PIX and stablecoin payments on one double-entry ledger. Every /v1/{env} call carries Authorization: Bearer <key or session> and X-Workspace-Id.',
+      },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'lastro_test_sk_…, lastro_live_sk_… or lastro_sess_…' },
+          workspace: { type: 'apiKey', in: 'header', name: 'X-Workspace-Id' },
+        },
+      },
+      security: [{ bearer: [], workspace: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  registerModules(app, deps);
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  return app;
+}

@@ -1,0 +1,105 @@
+import path from 'node:path';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  masterKey: string | undefined;
+  logLevel: LogLevel;
+  sandboxSettleMs: number;
+  webhookAllowPrivate: boolean;
+  rateLimitMax: number;
+  rateLimitWindowMs: number;
+  redisUrl: string | undefined;
+  sessionTtlHours: number;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly setting: string,
+    message: string,
+  ) {
+    super(`${setting}: ${message}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[0-9]+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new ConfigError(name, `must be 1/true or 0/false, got "${raw}"`);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'must be a URL');
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+  }
+  return raw;
+}
+
+const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Reads every setting once and validates it; a bad value throws a ConfigError naming the setting. */
+export function loadConfig(env: Env = process.env): Config {
+  const logLevel = (env.LOG_LEVEL || 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+  const masterKey = env.MASTER_KEY || undefined;
+  if (masterKey !== undefined && !/^[0-9a-fA-F]{64}$/.test(masterKey)) {
+    throw new ConfigError('MASTER_KEY', 'must be 64 hex characters (32 bytes)');
+  }
+  const host = env.HOST || '127.0.0.1';
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host,
+    dataDir: path.resolve(env.DATA_DIR || './.lastro'),
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    masterKey,
+    logLevel,
+    sandboxSettleMs: integer(env, 'SANDBOX_SETTLE_MS', 1000, 0, 3_600_000),
+    webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),
+    rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 600, 1, 1_000_000),
+    rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1000, 3_600_000),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 12, 1, 24 * 30),
+  };
+}
+
+/** Every setting with its default and meaning: the README table is written from this list. */
+export const SETTINGS: { name: string; default: string; meaning: string }[] = [
+  { name: 'PORT', default: '3000', meaning: 'HTTP port' },
+  { name: 'HOST', default: '127.0.0.1', meaning: 'interface to listen on' },
+  { name: 'DATA_DIR', default: './.lastro', meaning: 'embedded database files, lock file, generated master key' },
+  { name: 'DATABASE_URL', default: '(unset)', meaning: 'postgres:// URL; unset runs on embedded PGlite' },
+  { name: 'MASTER_KEY', default: '(generated)', meaning: '64 hex chars; encrypts TOTP secrets and private keys' },
+  { name: 'LOG_LEVEL', default: 'info', meaning: 'fatal, error, warn, info, debug, trace, silent' },
+  { name: 'SANDBOX_SETTLE_MS', default: '1000', meaning: 'delay before sandbox payouts and sends settle' },
+  { name: 'WEBHOOK_ALLOW_PRIVATE', default: '0', meaning: '1 lets sandbox webhooks reach private addresses' },
+  { name: 'RATE_LIMIT_MAX', default: '600', meaning: 'requests per credential per window' },
+  { name: 'RATE_LIMIT_WINDOW_MS', default: '60000', meaning: 'rate-limit window' },
+  { name: 'REDIS_URL', default: '(unset)', meaning: 'share rate-limit counters between processes' },
+  { name: 'SESSION_TTL_HOURS', default: '12', meaning: 'dashboard session lifetime' },
+];

@@ -1,0 +1,57 @@
+import pg from 'pg';
+import {
+  type Database,
+  isRetryable,
+  type QueryResult,
+  type Row,
+  type TransactionOptions,
+  type Tx,
+  toDriverParams,
+} from './types.ts';
+
+pg.types.setTypeParser(20, (value) => BigInt(value));
+
+export function openPostgres(connectionString: string, max = 20): Database {
+  const pool = new pg.Pool({ connectionString, max });
+  // An idle client that loses its server must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+
+  const run = async <R>(client: pg.Pool | pg.PoolClient, text: string, params?: readonly unknown[]) => {
+    const result = await client.query(text, toDriverParams(params));
+    return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 } satisfies QueryResult<R>;
+  };
+
+  return {
+    kind: 'postgres',
+    query: <R = Row>(text: string, params?: readonly unknown[]) => run<R>(pool, text, params),
+    async transaction<T>(fn: (tx: Tx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+      const retries = options.retries ?? 3;
+      for (let attempt = 0; ; attempt++) {
+        const client = await pool.connect();
+        const tx: Tx = {
+          inTransaction: true,
+          query: <R = Row>(text: string, params?: readonly unknown[]) => run<R>(client, text, params),
+          exec: async (sql: string) => {
+            await client.query(sql);
+          },
+        };
+        try {
+          await client.query('BEGIN');
+          const result = await fn(tx);
+          await client.query('COMMIT');
+          client.release();
+          return result;
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => {});
+          client.release();
+          if (attempt < retries && isRetryable(error)) continue;
+          throw error;
+        }
+      }
+    },
+    async exec(sql: string) {
+      await pool.query(sql);
+    },
+    close: () => pool.end(),
+  };
+}

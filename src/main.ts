@@ -1,0 +1,69 @@
+import pino from 'pino';
+import { buildApp } from './app.ts';
+import { BACKGROUND_TASKS } from './background.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { migrate } from './db/migrate.ts';
+import { DataDirLockedError, openDatabase } from './db/open.ts';
+import { type Deps, systemClock } from './platform/context.ts';
+import { LOG_REDACT_PATHS } from './platform/logging.ts';
+import { resolveMasterKey } from './platform/master-key.ts';
+import { Sealer } from './platform/secrets.ts';
+import { TaskRunner } from './platform/tasks.ts';
+
+const USAGE = `usage: lastro <command>
+  serve [--no-workers]   start the HTTP API (and the background workers unless --no-workers)
+  worker                 run only the background workers
+  migrate                apply database migrations and exit`;
+
+async function main(argv: string[]): Promise<void> {
+  const command = argv[0] ?? 'serve';
+  if (!['serve', 'worker', 'migrate'].includes(command)) {
+    console.error(USAGE);
+    process.exit(2);
+  }
+  const config = loadConfig();
+  const log = pino({ level: config.logLevel, redact: LOG_REDACT_PATHS });
+  const db = await openDatabase(config);
+  const applied = await migrate(db);
+  log.info({ applied, database: db.kind }, applied.length ? 'migrations applied' : 'database schema is up to date');
+  if (command === 'migrate') {
+    await db.close();
+    return;
+  }
+
+  const master = resolveMasterKey(config);
+  if (master.generated) log.warn({ file: master.file }, 'MASTER_KEY is not set: generated one into DATA_DIR (set MASTER_KEY in production)');
+  const deps: Deps = { config, db, clock: systemClock, sealer: new Sealer(master.key) };
+
+  const runWorkers = command === 'worker' || !argv.includes('--no-workers');
+  const runner = new TaskRunner(deps, runWorkers ? BACKGROUND_TASKS : [], log);
+  const app = command === 'serve' ? await buildApp(deps) : undefined;
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    await app?.close();
+    await runner.stop();
+    await db.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  if (app) await app.listen({ port: config.port, host: config.host });
+  runner.start();
+  log.info({ workers: runWorkers, port: app ? config.port : undefined }, 'lastro is running');
+}
+
+main(process.argv.slice(2)).catch((error) => {
+  if (error instanceof ConfigError) {
+    console.error(`lastro: bad setting ${error.message}`);
+  } else if (error instanceof DataDirLockedError) {
+    console.error(`lastro: ${error.message}`);
+  } else {
+    console.error('lastro: failed to start:', error);
+  }
+  process.exit(1);
+});

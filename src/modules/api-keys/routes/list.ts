@@ -1,0 +1,24 @@
+import { Type } from 'typebox';
+import type { Deps } from '../../../platform/context.ts';
+import { type App, EnvParams, PageQuery, respond } from '../../../platform/schema.ts';
+import { ApiKey } from '../schemas.ts';
+import { listApiKeys } from '../service.ts';
+
+export default function route(app: App, deps: Deps) {
+  app.get(
+    '/v1/:env/api-keys',
+    {
+      config: { auth: 'session' },
+      schema: {
+        tags: ['owner'],
+        summary: 'List API keys of this environment, newest first, without secrets',
+        params: EnvParams,
+        querystring: Type.Object(PageQuery()),
+        response: respond(Type.Array(ApiKey)),
+      },
+    },
+    async (request) => ({
+      data: await listApiKeys(deps, request.caller!, { limit: request.query.limit ?? 50, cursor: request.query.cursor }),
+    }),
+  );
+}

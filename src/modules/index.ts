@@ -1,0 +1,36 @@
+import type { Deps } from '../platform/context.ts';
+import type { App } from '../platform/schema.ts';
+import createApiKey from './api-keys/routes/create.ts';
+import listApiKeys from './api-keys/routes/list.ts';
+import revokeApiKey from './api-keys/routes/revoke.ts';
+import listAuditEvents from './audit/routes/list.ts';
+import health from './health/routes/health.ts';
+import login from './owner/routes/login.ts';
+import logout from './owner/routes/logout.ts';
+import signup from './owner/routes/signup.ts';
+import enableTwoFactor from './owner/routes/two-factor-enable.ts';
+import setupTwoFactor from './owner/routes/two-factor-setup.ts';
+import getWorkspace from './workspace/routes/get.ts';
+import updateWorkspace from './workspace/routes/update.ts';
+
+type RouteModule = (app: App, deps: Deps) => void;
+
+/** Every route of the service. A module adds its route files here. */
+const ROUTES: RouteModule[] = [
+  health,
+  signup,
+  login,
+  logout,
+  setupTwoFactor,
+  enableTwoFactor,
+  createApiKey,
+  listApiKeys,
+  revokeApiKey,
+  getWorkspace,
+  updateWorkspace,
+  listAuditEvents,
+];
+
+export function registerModules(app: App, deps: Deps): void {
+  for (const register of ROUTES) register(app, deps);
+}

@@ -1,0 +1,60 @@
+import type { Queryable } from '../../db/types.ts';
+import { newId } from '../../platform/ids.ts';
+import { sha256 } from '../../platform/secrets.ts';
+
+export interface UserRow {
+  id: string;
+  email: string;
+  password_hash: string;
+  totp_secret_enc: string | null;
+  totp_enabled: boolean;
+  created_at: Date;
+}
+
+export async function findUserByEmail(q: Queryable, email: string): Promise<UserRow | undefined> {
+  const { rows } = await q.query<UserRow>('SELECT * FROM users WHERE email = $1', [email]);
+  return rows[0];
+}
+
+export async function findUserById(q: Queryable, id: string): Promise<UserRow | undefined> {
+  const { rows } = await q.query<UserRow>('SELECT * FROM users WHERE id = $1', [id]);
+  return rows[0];
+}
+
+export async function insertUser(q: Queryable, email: string, passwordHash: string): Promise<UserRow | undefined> {
+  const { rows } = await q.query<UserRow>(
+    'INSERT INTO users (id, email, password_hash) VALUES ($1, $2, $3) ON CONFLICT (email) DO NOTHING RETURNING *',
+    [newId(), email, passwordHash],
+  );
+  return rows[0];
+}
+
+export async function insertSession(q: Queryable, userId: string, token: string, expiresAt: Date): Promise<void> {
+  await q.query('INSERT INTO sessions (id, token_hash, user_id, expires_at) VALUES ($1, $2, $3, $4)', [
+    newId(),
+    sha256(token),
+    userId,
+    expiresAt,
+  ]);
+}
+
+export async function revokeSession(q: Queryable, sessionId: string): Promise<void> {
+  await q.query('UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [sessionId]);
+}
+
+export async function setTotpSecret(q: Queryable, userId: string, sealed: string): Promise<void> {
+  await q.query('UPDATE users SET totp_secret_enc = $2 WHERE id = $1', [userId, sealed]);
+}
+
+export async function enableTotp(q: Queryable, userId: string): Promise<void> {
+  await q.query('UPDATE users SET totp_enabled = true WHERE id = $1', [userId]);
+}
+
+export async function workspacesOfUser(q: Queryable, userId: string) {
+  const { rows } = await q.query<{ id: string; display_name: string }>(
+    `SELECT w.id, w.display_name FROM workspaces w JOIN workspace_members m ON m.workspace_id = w.id
+      WHERE m.user_id = $1 ORDER BY w.created_at`,
+    [userId],
+  );
+  return rows;
+}

@@ -1,0 +1,83 @@
+import type { Deps } from '../../platform/context.ts';
+import { AppError } from '../../platform/errors.ts';
+import { recordAudit } from '../../platform/audit.ts';
+import { newSessionToken } from '../../platform/auth/credentials.ts';
+import type { SessionUser } from '../../platform/auth/authenticate.ts';
+import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../platform/secrets.ts';
+import { newTotpSecret, totpUri, totpValid } from '../../platform/totp.ts';
+import { iso } from '../../platform/schema.ts';
+import { addMember, insertWorkspace } from '../workspace/repo.ts';
+import { workspaceView } from '../workspace/schemas.ts';
+import * as repo from './repo.ts';
+
+const userView = (user: repo.UserRow) => ({
+  id: user.id,
+  email: user.email,
+  two_factor_enabled: user.totp_enabled,
+  created_at: iso(user.created_at),
+});
+
+function sessionExpiry(deps: Deps): Date {
+  return new Date(deps.clock.now().getTime() + deps.config.sessionTtlHours * 3600_000);
+}
+
+export async function signup(deps: Deps, input: { email: string; password: string; workspace_name: string }) {
+  const email = input.email.trim().toLowerCase();
+  const passwordHash = await hashPassword(input.password);
+  const token = newSessionToken();
+  const expiresAt = sessionExpiry(deps);
+  return deps.db.transaction(async (tx) => {
+    const user = await repo.insertUser(tx, email, passwordHash);
+    if (!user) throw new AppError('conflict', 'An account with this e-mail already exists; log in instead.');
+    const workspace = await insertWorkspace(tx, { displayName: input.workspace_name.trim() });
+    await addMember(tx, workspace.id, user.id);
+    await repo.insertSession(tx, user.id, token, expiresAt);
+    await recordAudit(tx, { workspaceId: workspace.id, actorType: 'user', actorId: user.id, action: 'workspace.created' });
+    return { user: userView(user), workspace: workspaceView(workspace), session_token: token, expires_at: iso(expiresAt) };
+  });
+}
+
+export async function login(deps: Deps, input: { email: string; password: string; otp_code?: string }) {
+  const user = await repo.findUserByEmail(deps.db, input.email.trim().toLowerCase());
+  const passwordOk = await verifyPassword(input.password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
+  if (!user || !passwordOk) throw new AppError('invalid_credentials', 'E-mail or password is wrong.');
+  if (user.totp_enabled) {
+    if (!input.otp_code) throw new AppError('otp_required', 'Two-factor authentication is on: send otp_code.');
+    const secret = deps.sealer.open(user.totp_secret_enc!);
+    if (!totpValid(secret, input.otp_code, deps.clock.now())) {
+      throw new AppError('otp_invalid', 'The one-time code is wrong or has expired.');
+    }
+  }
+  const token = newSessionToken();
+  const expiresAt = sessionExpiry(deps);
+  await repo.insertSession(deps.db, user.id, token, expiresAt);
+  const workspaces = await repo.workspacesOfUser(deps.db, user.id);
+  return { session_token: token, expires_at: iso(expiresAt), user: userView(user), workspaces };
+}
+
+export async function logout(deps: Deps, session: SessionUser): Promise<void> {
+  await repo.revokeSession(deps.db, session.sessionId);
+}
+
+export async function setupTwoFactor(deps: Deps, session: SessionUser) {
+  if (session.totpEnabled) throw new AppError('conflict', 'Two-factor authentication is already on.');
+  const secret = newTotpSecret();
+  await repo.setTotpSecret(deps.db, session.userId, deps.sealer.seal(secret));
+  return { secret, otpauth_url: totpUri(secret, session.email) };
+}
+
+export async function enableTwoFactor(deps: Deps, session: SessionUser, otpCode: string) {
+  const user = await repo.findUserById(deps.db, session.userId);
+  if (!user?.totp_secret_enc) throw new AppError('invalid_state', 'Call /v1/auth/2fa/setup first.');
+  if (user.totp_enabled) throw new AppError('conflict', 'Two-factor authentication is already on.');
+  if (!totpValid(deps.sealer.open(user.totp_secret_enc), otpCode, deps.clock.now())) {
+    throw new AppError('otp_invalid', 'The one-time code is wrong or has expired.');
+  }
+  await deps.db.transaction(async (tx) => {
+    await repo.enableTotp(tx, user.id);
+    for (const workspace of await repo.workspacesOfUser(tx, user.id)) {
+      await recordAudit(tx, { workspaceId: workspace.id, actorType: 'user', actorId: user.id, action: 'user.2fa_enabled' });
+    }
+  });
+  return { two_factor_enabled: true };
+}

@@ -1,0 +1,41 @@
+import type { Config } from '../config.ts';
+import type { Database } from '../db/types.ts';
+import type { Sealer } from './secrets.ts';
+
+export type Environment = 'sandbox' | 'live';
+
+export interface Clock {
+  now(): Date;
+}
+export const systemClock: Clock = { now: () => new Date() };
+
+/** What every module's routes and services are given: no module reaches for globals. */
+export interface Deps {
+  config: Config;
+  db: Database;
+  clock: Clock;
+  sealer: Sealer;
+}
+
+/** Who is calling, for which workspace and environment; set by the authentication hook. */
+export interface Caller {
+  type: 'api_key' | 'session';
+  /** The workspace the call acts on: the caller's own, or its sub-account when X-Subaccount-Id is sent. */
+  workspaceId: string;
+  /** The workspace the credential belongs to. */
+  callerWorkspaceId: string;
+  environment: Environment;
+  /** Set for a party-scoped API key: the only party it may see or move money for. */
+  partyId: string | null;
+  apiKeyId?: string;
+  userId?: string;
+  /** A dashboard session whose user has 2FA on (crypto send then asks for X-OTP-Code). */
+  twoFactor?: boolean;
+  actingSubaccountId?: string;
+}
+
+/** How a route authenticates: see platform/auth/authenticate.ts. */
+export type AuthMode = 'none' | 'user' | 'session' | 'workspace' | 'any';
+
+export const normalizeEnvironment = (env: string): Environment | undefined =>
+  env === 'sandbox' || env === 'test' ? 'sandbox' : env === 'live' ? 'live' : undefined;

@@ -1,0 +1,23 @@
+import 'fastify';
+import type { Tx } from '../db/types.ts';
+import type { SessionUser } from './auth/authenticate.ts';
+import type { AuthMode, Caller } from './context.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthMode;
+    /** The route accepts X-Subaccount-Id (spec rule 9). */
+    subaccount?: boolean;
+    /** A money-moving create: its idempotency record never expires. */
+    moneyMoving?: boolean;
+  }
+  interface FastifyRequest {
+    caller: Caller | null;
+    /** The logged-in owner on routes whose auth mode is 'user'. */
+    sessionUser: SessionUser | null;
+    /** Runs a write in one transaction, with the Idempotency-Key record stored in that same transaction. */
+    write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+    idempotencyReplayed: boolean;
+    usedWrite: boolean;
+  }
+}

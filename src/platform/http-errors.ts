@@ -1,0 +1,60 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, type ErrorDetail } from './errors.ts';
+
+interface AjvIssue {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+function validationDetails(context: string, issues: AjvIssue[]): ErrorDetail[] {
+  return issues.map((issue) => {
+    const missing = issue.keyword === 'required' ? `/${String(issue.params.missingProperty)}` : '';
+    const pointer = `${issue.instancePath}${missing}`.replace(/^\//, '').replaceAll('/', '.');
+    return { field: pointer ? `${context}.${pointer}` : context, issue: issue.message ?? issue.keyword };
+  });
+}
+
+/** Maps any thrown error to the public {error, message} shape. Internals never reach the body. */
+export function toAppError(error: FastifyError | AppError | Error, request: FastifyRequest): AppError {
+  if (error instanceof AppError) return error;
+  const fastifyError = error as FastifyError & { validation?: AjvIssue[]; validationContext?: string };
+  if (fastifyError.validation) {
+    const context = fastifyError.validationContext ?? 'body';
+    const details = validationDetails(context, fastifyError.validation);
+    const amountIssue = details.find((detail) => /amount_minor$/.test(detail.field));
+    if (amountIssue) {
+      return new AppError('invalid_amount', `${amountIssue.field} must be a string of 1 to 16 digits.`, details);
+    }
+    return new AppError('invalid_request', `Invalid ${context}: ${details[0]?.field} ${details[0]?.issue}.`, details);
+  }
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('payload_too_large', 'The request body is larger than 1 MiB.');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('invalid_request', 'The request body is not valid JSON.', [
+        { field: 'body', issue: fastifyError.message },
+      ]);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('invalid_request', 'Send the body as application/json.', [
+        { field: 'headers.content-type', issue: 'must be application/json' },
+      ]);
+  }
+  if (fastifyError.statusCode === 429) {
+    return new AppError('rate_limited', 'Too many requests; retry after the time in Retry-After.');
+  }
+  if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+    return new AppError('invalid_request', 'The request could not be understood.');
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return new AppError('internal_error', `Something went wrong on our side. Quote request id ${request.id} to support.`);
+}
+
+export function sendError(error: Error, request: FastifyRequest, reply: FastifyReply) {
+  const appError = toAppError(error, request);
+  if (appError.headers) reply.headers(appError.headers);
+  return reply.status(appError.status).send(appError.toBody());
+}

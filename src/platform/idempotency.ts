@@ -1,0 +1,111 @@
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { Tx } from '../db/types.ts';
+import type { Deps } from './context.ts';
+import { AppError, invalidRequest, LOCK_NOT_AVAILABLE, pgErrorCode } from './errors.ts';
+
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+const IN_USE_WAIT = '10s';
+const RETENTION_HOURS = 24;
+
+/** JSON with object keys sorted, so the same body always hashes the same. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+function requestHash(request: FastifyRequest): Buffer {
+  const path = request.url.replace(/^\/v1\/test\//, '/v1/sandbox/');
+  return createHash('sha256')
+    .update(`${request.method} ${path}\n${canonicalJson(request.body ?? null)}`)
+    .digest();
+}
+
+export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+  const raw = request.headers['idempotency-key'];
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || !KEY_PATTERN.test(raw)) {
+    throw invalidRequest('Idempotency-Key must be 1 to 255 printable ASCII characters.', [
+      { field: 'headers.idempotency-key', issue: 'must be 1..255 printable characters' },
+    ]);
+  }
+  return raw;
+}
+
+interface StoredRecord {
+  request_hash: Buffer | Uint8Array;
+  response: unknown;
+}
+
+/**
+ * Runs a write under the request's Idempotency-Key, in one transaction with the key's record.
+ * The record is inserted first: a concurrent duplicate blocks on its unique index until the first
+ * commits (then replays) or rolls back (then runs); it never runs twice. A crash before commit
+ * leaves neither the write nor the record, so a retry runs it once.
+ */
+export async function runIdempotentWrite<T>(
+  deps: Deps,
+  request: FastifyRequest,
+  fn: (tx: Tx) => Promise<T>,
+): Promise<T> {
+  const key = idempotencyKeyOf(request);
+  const caller = request.caller;
+  if (key === undefined || !caller) return deps.db.transaction(fn);
+
+  const hash = requestHash(request);
+  const scope = [caller.workspaceId, caller.environment, key] as const;
+  const outcome = await deps.db.transaction(async (tx) => {
+    if (deps.db.kind === 'postgres') await tx.query(`SET LOCAL lock_timeout = '${IN_USE_WAIT}'`);
+    let inserted: boolean;
+    try {
+      const result = await tx.query(
+        `INSERT INTO idempotency_keys (workspace_id, environment, key, request_hash, method, path, money_moving)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+        [...scope, hash, request.method, request.url.split('?')[0], request.routeOptions.config.moneyMoving === true],
+      );
+      inserted = result.rowCount === 1;
+    } catch (error) {
+      if (pgErrorCode(error) === LOCK_NOT_AVAILABLE) {
+        throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed.');
+      }
+      throw error;
+    }
+    if (!inserted) {
+      const { rows } = await tx.query<StoredRecord>(
+        'SELECT request_hash, response FROM idempotency_keys WHERE workspace_id = $1 AND environment = $2 AND key = $3',
+        scope,
+      );
+      const stored = rows[0];
+      if (!stored) throw new AppError('idempotency_key_in_use', 'Retry: the first request with this key was just rolled back.');
+      if (!Buffer.from(stored.request_hash).equals(hash)) {
+        throw new AppError('idempotency_key_reuse', 'This Idempotency-Key was used with a different request.');
+      }
+      return { replayed: true as const, response: stored.response as T };
+    }
+    const response = await fn(tx);
+    await tx.query(
+      `UPDATE idempotency_keys SET status_code = 200, response = $4
+        WHERE workspace_id = $1 AND environment = $2 AND key = $3`,
+      [...scope, JSON.stringify(response ?? null)],
+    );
+    return { replayed: false as const, response };
+  });
+  request.idempotencyReplayed = outcome.replayed;
+  return outcome.response;
+}
+
+/** Deletes records older than the retention, except those guarding money-moving creates. */
+export async function sweepIdempotencyKeys(deps: Deps): Promise<number> {
+  const cutoff = new Date(deps.clock.now().getTime() - RETENTION_HOURS * 3600_000);
+  const { rowCount } = await deps.db.query(
+    'DELETE FROM idempotency_keys WHERE created_at < $1 AND NOT money_moving',
+    [cutoff],
+  );
+  return rowCount;
+}
