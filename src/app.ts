@@ -21,7 +21,13 @@ import { sha256 } from './platform/secrets.ts';
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
 function makeAjv(coerceTypes: boolean) {
-  const ajv = new Ajv({ coerceTypes, useDefaults: true, allErrors: false, strict: false, removeAdditional: false });
+  const ajv = new Ajv({
+    coerceTypes,
+    useDefaults: true,
+    allErrors: false,
+    strict: false,
+    removeAdditional: false,
+  });
   addFormats.default(ajv);
   return ajv;
 }
@@ -63,7 +69,11 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
 
   app.setErrorHandler((error, request, reply) => sendError(error as Error, request, reply));
   app.setNotFoundHandler((request, reply) =>
-    sendError(new AppError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`), request, reply),
+    sendError(
+      new AppError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`),
+      request,
+      reply,
+    ),
   );
 
   app.addHook('onRequest', async (request, reply) => {
@@ -82,9 +92,14 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
       return credential ? sha256(credential).toString('base64') : `ip:${request.ip}`;
     },
     errorResponseBuilder: (_request, context) =>
-      new AppError('rate_limited', `Too many requests; retry in ${Math.ceil(context.ttl / 1000)} s.`, undefined, {
-        'retry-after': String(Math.ceil(context.ttl / 1000)),
-      }),
+      new AppError(
+        'rate_limited',
+        `Too many requests; retry in ${Math.ceil(context.ttl / 1000)} s.`,
+        undefined,
+        {
+          'retry-after': String(Math.ceil(context.ttl / 1000)),
+        },
+      ),
   });
 
   app.addHook('onRequest', async (request) => {
@@ -115,7 +130,11 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
       },
       components: {
         securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', description: 'lastro_test_sk_…, lastro_live_sk_… or lastro_sess_…' },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'lastro_test_sk_…, lastro_live_sk_… or lastro_sess_…',
+          },
           workspace: { type: 'apiKey', in: 'header', name: 'X-Workspace-Id' },
         },
       },

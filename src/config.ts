@@ -33,7 +33,8 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   if (raw === undefined || raw === '') return fallback;
   if (!/^[0-9]+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
   const value = Number(raw);
-  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  if (value < min || value > max)
+    throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
   return value;
 }
 
@@ -92,9 +93,17 @@ export function loadConfig(env: Env = process.env): Config {
 export const SETTINGS: { name: string; default: string; meaning: string }[] = [
   { name: 'PORT', default: '3000', meaning: 'HTTP port' },
   { name: 'HOST', default: '127.0.0.1', meaning: 'interface to listen on' },
-  { name: 'DATA_DIR', default: './.lastro', meaning: 'embedded database files, lock file, generated master key' },
+  {
+    name: 'DATA_DIR',
+    default: './.lastro',
+    meaning: 'embedded database files, lock file, generated master key',
+  },
   { name: 'DATABASE_URL', default: '(unset)', meaning: 'postgres:// URL; unset runs on embedded PGlite' },
-  { name: 'MASTER_KEY', default: '(generated)', meaning: '64 hex chars; encrypts TOTP secrets and private keys' },
+  {
+    name: 'MASTER_KEY',
+    default: '(generated)',
+    meaning: '64 hex chars; encrypts TOTP secrets and private keys',
+  },
   { name: 'LOG_LEVEL', default: 'info', meaning: 'fatal, error, warn, info, debug, trace, silent' },
   { name: 'SANDBOX_SETTLE_MS', default: '1000', meaning: 'delay before sandbox payouts and sends settle' },
   { name: 'WEBHOOK_ALLOW_PRIVATE', default: '0', meaning: '1 lets sandbox webhooks reach private addresses' },

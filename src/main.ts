@@ -25,14 +25,21 @@ async function main(argv: string[]): Promise<void> {
   const log = pino({ level: config.logLevel, redact: LOG_REDACT_PATHS });
   const db = await openDatabase(config);
   const applied = await migrate(db);
-  log.info({ applied, database: db.kind }, applied.length ? 'migrations applied' : 'database schema is up to date');
+  log.info(
+    { applied, database: db.kind },
+    applied.length ? 'migrations applied' : 'database schema is up to date',
+  );
   if (command === 'migrate') {
     await db.close();
     return;
   }
 
   const master = resolveMasterKey(config);
-  if (master.generated) log.warn({ file: master.file }, 'MASTER_KEY is not set: generated one into DATA_DIR (set MASTER_KEY in production)');
+  if (master.generated)
+    log.warn(
+      { file: master.file },
+      'MASTER_KEY is not set: generated one into DATA_DIR (set MASTER_KEY in production)',
+    );
   const deps: Deps = { config, db, clock: systemClock, sealer: new Sealer(master.key) };
 
   const runWorkers = command === 'worker' || !argv.includes('--no-workers');

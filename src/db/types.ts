@@ -31,7 +31,9 @@ export interface Database extends Queryable {
 const RETRYABLE = new Set(['40001', '40P01']);
 
 export function isRetryable(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && RETRYABLE.has((error as { code?: string }).code ?? '');
+  return (
+    typeof error === 'object' && error !== null && RETRYABLE.has((error as { code?: string }).code ?? '')
+  );
 }
 
 /** bigint parameters travel as their decimal text; both drivers then cast them to BIGINT. */

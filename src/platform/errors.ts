@@ -58,7 +58,9 @@ export class AppError extends Error {
   }
 
   toBody(): { error: ErrorCode; message: string; details?: ErrorDetail[] } {
-    return this.details ? { error: this.code, message: this.message, details: this.details } : { error: this.code, message: this.message };
+    return this.details
+      ? { error: this.code, message: this.message, details: this.details }
+      : { error: this.code, message: this.message };
   }
 }
 

@@ -25,9 +25,17 @@ export function toAppError(error: FastifyError | AppError | Error, request: Fast
     const details = validationDetails(context, fastifyError.validation);
     const amountIssue = details.find((detail) => /amount_minor$/.test(detail.field));
     if (amountIssue) {
-      return new AppError('invalid_amount', `${amountIssue.field} must be a string of 1 to 16 digits.`, details);
+      return new AppError(
+        'invalid_amount',
+        `${amountIssue.field} must be a string of 1 to 16 digits.`,
+        details,
+      );
     }
-    return new AppError('invalid_request', `Invalid ${context}: ${details[0]?.field} ${details[0]?.issue}.`, details);
+    return new AppError(
+      'invalid_request',
+      `Invalid ${context}: ${details[0]?.field} ${details[0]?.issue}.`,
+      details,
+    );
   }
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -50,7 +58,10 @@ export function toAppError(error: FastifyError | AppError | Error, request: Fast
     return new AppError('invalid_request', 'The request could not be understood.');
   }
   request.log.error({ err: error }, 'unhandled error');
-  return new AppError('internal_error', `Something went wrong on our side. Quote request id ${request.id} to support.`);
+  return new AppError(
+    'internal_error',
+    `Something went wrong on our side. Quote request id ${request.id} to support.`,
+  );
 }
 
 export function sendError(error: Error, request: FastifyRequest, reply: FastifyReply) {

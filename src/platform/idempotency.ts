@@ -67,12 +67,21 @@ export async function runIdempotentWrite<T>(
       const result = await tx.query(
         `INSERT INTO idempotency_keys (workspace_id, environment, key, request_hash, method, path, money_moving)
          VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-        [...scope, hash, request.method, request.url.split('?')[0], request.routeOptions.config.moneyMoving === true],
+        [
+          ...scope,
+          hash,
+          request.method,
+          request.url.split('?')[0],
+          request.routeOptions.config.moneyMoving === true,
+        ],
       );
       inserted = result.rowCount === 1;
     } catch (error) {
       if (pgErrorCode(error) === LOCK_NOT_AVAILABLE) {
-        throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed.');
+        throw new AppError(
+          'idempotency_key_in_use',
+          'A request with this Idempotency-Key is still being processed.',
+        );
       }
       throw error;
     }
@@ -82,9 +91,16 @@ export async function runIdempotentWrite<T>(
         scope,
       );
       const stored = rows[0];
-      if (!stored) throw new AppError('idempotency_key_in_use', 'Retry: the first request with this key was just rolled back.');
+      if (!stored)
+        throw new AppError(
+          'idempotency_key_in_use',
+          'Retry: the first request with this key was just rolled back.',
+        );
       if (!Buffer.from(stored.request_hash).equals(hash)) {
-        throw new AppError('idempotency_key_reuse', 'This Idempotency-Key was used with a different request.');
+        throw new AppError(
+          'idempotency_key_reuse',
+          'This Idempotency-Key was used with a different request.',
+        );
       }
       return { replayed: true as const, response: stored.response as T };
     }

@@ -1,14 +1,15 @@
 import type { Tx } from '../../db/types.ts';
+import { actorOf, recordAudit } from '../../platform/audit.ts';
 import { type ApiKeyRow, apiKeyView, revokeKey } from '../../platform/auth/api-key-store.ts';
 import { newApiKeySecret } from '../../platform/auth/credentials.ts';
-import { actorOf, recordAudit } from '../../platform/audit.ts';
 import type { Caller, Deps } from '../../platform/context.ts';
 import { notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { iso } from '../../platform/schema.ts';
 import { sha256 } from '../../platform/secrets.ts';
 
-const COLUMNS = 'id, workspace_id, environment, name, party_id, last4, created_at, last_used_at, revoked_at, revoked_reason';
+const COLUMNS =
+  'id, workspace_id, environment, name, party_id, last4, created_at, last_used_at, revoked_at, revoked_reason';
 
 const wireKey = (row: ApiKeyRow) => {
   const view = apiKeyView(row);
@@ -20,7 +21,12 @@ const wireKey = (row: ApiKeyRow) => {
   };
 };
 
-export async function createApiKey(tx: Tx, caller: Caller, input: { name: string; party_id?: string }, ip: string) {
+export async function createApiKey(
+  tx: Tx,
+  caller: Caller,
+  input: { name: string; party_id?: string },
+  ip: string,
+) {
   if (input.party_id) {
     const { rows } = await tx.query('SELECT 1 FROM parties WHERE workspace_id = $1 AND id = $2', [
       caller.workspaceId,
@@ -32,7 +38,16 @@ export async function createApiKey(tx: Tx, caller: Caller, input: { name: string
   const { rows } = await tx.query<ApiKeyRow>(
     `INSERT INTO api_keys (id, workspace_id, environment, name, party_id, key_hash, last4, created_by)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
-    [newId(), caller.workspaceId, caller.environment, input.name, input.party_id ?? null, sha256(secret), secret.slice(-4), caller.userId ?? null],
+    [
+      newId(),
+      caller.workspaceId,
+      caller.environment,
+      input.name,
+      input.party_id ?? null,
+      sha256(secret),
+      secret.slice(-4),
+      caller.userId ?? null,
+    ],
   );
   const key = rows[0]!;
   await recordAudit(tx, {
@@ -62,6 +77,10 @@ export async function revokeApiKey(tx: Tx, caller: Caller, id: string, ip: strin
     [id, caller.workspaceId, caller.environment],
   );
   if (!rows[0]) throw notFound('API key');
-  const revoked = await revokeKey(tx, id, 'revoked_by_owner', { environment: caller.environment, ...actorOf(caller), ip });
+  const revoked = await revokeKey(tx, id, 'revoked_by_owner', {
+    environment: caller.environment,
+    ...actorOf(caller),
+    ip,
+  });
   return wireKey(revoked ?? rows[0]);
 }

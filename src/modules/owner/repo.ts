@@ -21,7 +21,11 @@ export async function findUserById(q: Queryable, id: string): Promise<UserRow | 
   return rows[0];
 }
 
-export async function insertUser(q: Queryable, email: string, passwordHash: string): Promise<UserRow | undefined> {
+export async function insertUser(
+  q: Queryable,
+  email: string,
+  passwordHash: string,
+): Promise<UserRow | undefined> {
   const { rows } = await q.query<UserRow>(
     'INSERT INTO users (id, email, password_hash) VALUES ($1, $2, $3) ON CONFLICT (email) DO NOTHING RETURNING *',
     [newId(), email, passwordHash],
@@ -29,7 +33,12 @@ export async function insertUser(q: Queryable, email: string, passwordHash: stri
   return rows[0];
 }
 
-export async function insertSession(q: Queryable, userId: string, token: string, expiresAt: Date): Promise<void> {
+export async function insertSession(
+  q: Queryable,
+  userId: string,
+  token: string,
+  expiresAt: Date,
+): Promise<void> {
   await q.query('INSERT INTO sessions (id, token_hash, user_id, expires_at) VALUES ($1, $2, $3, $4)', [
     newId(),
     sha256(token),

@@ -13,7 +13,12 @@ export const Email = Type.String({ format: 'email', maxLength: 254 });
 export const Password = Type.String({ minLength: 12, maxLength: 256 });
 export const OtpCode = Type.String({ pattern: '^[0-9]{6}$' });
 
-export const SignupResult = Type.Object({ user: User, workspace: Workspace, session_token: Type.String(), expires_at: Timestamp });
+export const SignupResult = Type.Object({
+  user: User,
+  workspace: Workspace,
+  session_token: Type.String(),
+  expires_at: Timestamp,
+});
 export const LoginResult = Type.Object({
   session_token: Type.String(),
   expires_at: Timestamp,

@@ -1,11 +1,11 @@
+import { recordAudit } from '../../platform/audit.ts';
+import type { SessionUser } from '../../platform/auth/authenticate.ts';
+import { newSessionToken } from '../../platform/auth/credentials.ts';
 import type { Deps } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
-import { recordAudit } from '../../platform/audit.ts';
-import { newSessionToken } from '../../platform/auth/credentials.ts';
-import type { SessionUser } from '../../platform/auth/authenticate.ts';
+import { iso } from '../../platform/schema.ts';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../platform/secrets.ts';
 import { newTotpSecret, totpUri, totpValid } from '../../platform/totp.ts';
-import { iso } from '../../platform/schema.ts';
 import { addMember, insertWorkspace } from '../workspace/repo.ts';
 import { workspaceView } from '../workspace/schemas.ts';
 import * as repo from './repo.ts';
@@ -32,8 +32,18 @@ export async function signup(deps: Deps, input: { email: string; password: strin
     const workspace = await insertWorkspace(tx, { displayName: input.workspace_name.trim() });
     await addMember(tx, workspace.id, user.id);
     await repo.insertSession(tx, user.id, token, expiresAt);
-    await recordAudit(tx, { workspaceId: workspace.id, actorType: 'user', actorId: user.id, action: 'workspace.created' });
-    return { user: userView(user), workspace: workspaceView(workspace), session_token: token, expires_at: iso(expiresAt) };
+    await recordAudit(tx, {
+      workspaceId: workspace.id,
+      actorType: 'user',
+      actorId: user.id,
+      action: 'workspace.created',
+    });
+    return {
+      user: userView(user),
+      workspace: workspaceView(workspace),
+      session_token: token,
+      expires_at: iso(expiresAt),
+    };
   });
 }
 
@@ -42,7 +52,8 @@ export async function login(deps: Deps, input: { email: string; password: string
   const passwordOk = await verifyPassword(input.password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
   if (!user || !passwordOk) throw new AppError('invalid_credentials', 'E-mail or password is wrong.');
   if (user.totp_enabled) {
-    if (!input.otp_code) throw new AppError('otp_required', 'Two-factor authentication is on: send otp_code.');
+    if (!input.otp_code)
+      throw new AppError('otp_required', 'Two-factor authentication is on: send otp_code.');
     const secret = deps.sealer.open(user.totp_secret_enc!);
     if (!totpValid(secret, input.otp_code, deps.clock.now())) {
       throw new AppError('otp_invalid', 'The one-time code is wrong or has expired.');
@@ -76,7 +87,12 @@ export async function enableTwoFactor(deps: Deps, session: SessionUser, otpCode:
   await deps.db.transaction(async (tx) => {
     await repo.enableTotp(tx, user.id);
     for (const workspace of await repo.workspacesOfUser(tx, user.id)) {
-      await recordAudit(tx, { workspaceId: workspace.id, actorType: 'user', actorId: user.id, action: 'user.2fa_enabled' });
+      await recordAudit(tx, {
+        workspaceId: workspace.id,
+        actorType: 'user',
+        actorId: user.id,
+        action: 'user.2fa_enabled',
+      });
     }
   });
   return { two_factor_enabled: true };

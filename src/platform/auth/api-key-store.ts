@@ -16,7 +16,8 @@ export interface ApiKeyRow {
   revoked_reason: string | null;
 }
 
-const COLUMNS = 'id, workspace_id, environment, name, party_id, last4, created_at, last_used_at, revoked_at, revoked_reason';
+const COLUMNS =
+  'id, workspace_id, environment, name, party_id, last4, created_at, last_used_at, revoked_at, revoked_reason';
 
 /** The API's view of a key: never the secret nor its hash. */
 export function apiKeyView(row: ApiKeyRow) {

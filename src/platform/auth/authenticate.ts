@@ -7,7 +7,8 @@ import { sha256 } from '../secrets.ts';
 import { findKeyByHash, revokeKey } from './api-key-store.ts';
 import { extractToken, parseCredential, SESSION_COOKIE } from './credentials.ts';
 
-const invalidCredentials = () => new AppError('invalid_credentials', 'The credentials are not valid for this workspace.');
+const invalidCredentials = () =>
+  new AppError('invalid_credentials', 'The credentials are not valid for this workspace.');
 
 export interface SessionUser {
   sessionId: string;
@@ -34,7 +35,8 @@ function tokenOf(request: FastifyRequest): string | undefined {
 /** For routes outside /v1/{env} that need a logged-in owner but no workspace (2FA, logout). */
 export async function requireSessionUser(deps: Deps, request: FastifyRequest): Promise<SessionUser> {
   const token = tokenOf(request);
-  if (token === undefined) throw new AppError('missing_credentials', 'Send Authorization: Bearer <session token>.');
+  if (token === undefined)
+    throw new AppError('missing_credentials', 'Send Authorization: Bearer <session token>.');
   const parsed = parseCredential(token);
   if (parsed.kind === 'api_key') throw forbidden('This route takes a dashboard session, not an API key.');
   const session = parsed.kind === 'session' ? await findSession(deps, token) : undefined;
@@ -67,10 +69,10 @@ export async function authenticate(deps: Deps, request: FastifyRequest): Promise
   if (parsed.kind === 'session') {
     const session = await findSession(deps, token);
     if (!session) throw invalidCredentials();
-    const { rows } = await deps.db.query('SELECT 1 FROM workspace_members WHERE workspace_id = $1 AND user_id = $2', [
-      workspaceId,
-      session.userId,
-    ]);
+    const { rows } = await deps.db.query(
+      'SELECT 1 FROM workspace_members WHERE workspace_id = $1 AND user_id = $2',
+      [workspaceId, session.userId],
+    );
     if (rows.length === 0) throw invalidCredentials();
     caller = {
       type: 'session',
@@ -170,12 +172,14 @@ async function actAsSubaccount(deps: Deps, request: FastifyRequest, caller: Call
   }
   if (caller.partyId !== null) throw forbidden('A party-scoped key cannot act on a sub-account.');
   if (!isUuid(header)) {
-    throw invalidRequest('X-Subaccount-Id must be a UUID.', [{ field: 'headers.x-subaccount-id', issue: 'must be a UUID' }]);
+    throw invalidRequest('X-Subaccount-Id must be a UUID.', [
+      { field: 'headers.x-subaccount-id', issue: 'must be a UUID' },
+    ]);
   }
-  const { rows } = await deps.db.query('SELECT 1 FROM workspaces WHERE id = $1 AND parent_workspace_id = $2', [
-    header.toLowerCase(),
-    caller.workspaceId,
-  ]);
+  const { rows } = await deps.db.query(
+    'SELECT 1 FROM workspaces WHERE id = $1 AND parent_workspace_id = $2',
+    [header.toLowerCase(), caller.workspaceId],
+  );
   if (rows.length === 0) throw notFound('Sub-account');
   return { ...caller, workspaceId: header.toLowerCase(), actingSubaccountId: header.toLowerCase() };
 }

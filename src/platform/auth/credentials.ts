@@ -9,7 +9,8 @@ export const KEY_PREFIX: Record<Environment, string> = {
 const SECRET_LENGTH = 40;
 export const SESSION_COOKIE = 'lastro_session';
 
-export const newApiKeySecret = (environment: Environment) => KEY_PREFIX[environment] + randomBase62(SECRET_LENGTH);
+export const newApiKeySecret = (environment: Environment) =>
+  KEY_PREFIX[environment] + randomBase62(SECRET_LENGTH);
 export const newSessionToken = () => SESSION_PREFIX + randomBase62(SECRET_LENGTH);
 
 export type ParsedCredential =
@@ -25,7 +26,10 @@ export function parseCredential(token: string): ParsedCredential {
 }
 
 /** The bearer token of the Authorization header, or the session cookie when there is no header. */
-export function extractToken(authorization: string | undefined, cookie: string | undefined): string | undefined {
+export function extractToken(
+  authorization: string | undefined,
+  cookie: string | undefined,
+): string | undefined {
   if (authorization !== undefined) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     return match?.[1] ?? '';

@@ -16,6 +16,8 @@ export default function route(app: App, _deps: Deps) {
         response: respond(CreatedApiKey),
       },
     },
-    async (request) => ({ data: await request.write((tx) => createApiKey(tx, request.caller!, request.body, request.ip)) }),
+    async (request) => ({
+      data: await request.write((tx) => createApiKey(tx, request.caller!, request.body, request.ip)),
+    }),
   );
 }

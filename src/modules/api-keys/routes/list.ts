@@ -18,7 +18,10 @@ export default function route(app: App, deps: Deps) {
       },
     },
     async (request) => ({
-      data: await listApiKeys(deps, request.caller!, { limit: request.query.limit ?? 50, cursor: request.query.cursor }),
+      data: await listApiKeys(deps, request.caller!, {
+        limit: request.query.limit ?? 50,
+        cursor: request.query.cursor,
+      }),
     }),
   );
 }

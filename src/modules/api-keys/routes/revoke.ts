@@ -16,7 +16,9 @@ export default function route(app: App, deps: Deps) {
       },
     },
     async (request) => ({
-      data: await deps.db.transaction((tx) => revokeApiKey(tx, request.caller!, request.params.id, request.ip)),
+      data: await deps.db.transaction((tx) =>
+        revokeApiKey(tx, request.caller!, request.params.id, request.ip),
+      ),
     }),
   );
 }

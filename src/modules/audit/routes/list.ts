@@ -1,6 +1,15 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../../platform/context.ts';
-import { type App, EnvParams, iso, Nullable, PageQuery, respond, Timestamp, Uuid } from '../../../platform/schema.ts';
+import {
+  type App,
+  EnvParams,
+  iso,
+  Nullable,
+  PageQuery,
+  respond,
+  Timestamp,
+  Uuid,
+} from '../../../platform/schema.ts';
 
 const AuditEvent = Type.Object({
   id: Uuid,

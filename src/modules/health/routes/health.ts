@@ -10,7 +10,12 @@ export default function route(app: App, deps: Deps) {
     '/health',
     {
       config: { auth: 'none', rateLimit: false },
-      schema: { tags: ['health'], summary: 'Liveness: the server listens and migrations are applied', security: [], response: { 200: Status } },
+      schema: {
+        tags: ['health'],
+        summary: 'Liveness: the server listens and migrations are applied',
+        security: [],
+        response: { 200: Status },
+      },
     },
     async () => ({ data: { status: 'ok' } }),
   );
@@ -30,7 +35,9 @@ export default function route(app: App, deps: Deps) {
         await deps.db.query('SELECT 1');
         return { data: { status: 'ready' } };
       } catch {
-        return reply.status(503).send({ error: 'provider_unavailable', message: 'The database is not answering.' });
+        return reply
+          .status(503)
+          .send({ error: 'provider_unavailable', message: 'The database is not answering.' });
       }
     },
   );

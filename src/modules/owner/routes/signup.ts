@@ -14,7 +14,11 @@ export default function route(app: App, deps: Deps) {
         tags: ['owner'],
         summary: 'Create an owner account, its workspace and a session',
         security: [],
-        body: Type.Object({ email: Email, password: Password, workspace_name: Type.String({ minLength: 1, maxLength: 120 }) }),
+        body: Type.Object({
+          email: Email,
+          password: Password,
+          workspace_name: Type.String({ minLength: 1, maxLength: 120 }),
+        }),
         response: respond(SignupResult),
       },
     },

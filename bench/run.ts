@@ -1,0 +1,22 @@
+import { writeFileSync } from 'node:fs';
+import { type BenchPart, type BenchRow, printTable } from './table.ts';
+
+/** Every benchmark part; each issue that measures something adds its part here. */
+const PARTS: BenchPart[] = [];
+
+const args = process.argv.slice(2);
+const jsonIndex = args.indexOf('--json');
+const jsonPath = jsonIndex >= 0 ? args[jsonIndex + 1] : undefined;
+const only = args.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
+const quick = args.includes('--quick');
+const databaseUrl =
+  process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+
+const rows: BenchRow[] = [];
+for (const part of PARTS) {
+  if (only && !only.split(',').includes(part.name)) continue;
+  console.error(`bench: running ${part.name}…`);
+  rows.push(...(await part.run({ databaseUrl, quick })));
+}
+printTable(rows);
+if (jsonPath) writeFileSync(jsonPath, JSON.stringify({ at: new Date().toISOString(), rows }, null, 2));

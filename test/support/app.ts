@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import { buildApp } from '../../src/app.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
+import type { Database } from '../../src/db/types.ts';
+import type { Clock, Deps } from '../../src/platform/context.ts';
+import type { App } from '../../src/platform/schema.ts';
+import { Sealer } from '../../src/platform/secrets.ts';
+import { createTestDatabase } from './database.ts';
+
+/** A clock tests can move: time-dependent rules (sessions, expiry, retries) are checked without sleeping. */
+export class TestClock implements Clock {
+  private offsetMs = 0;
+  now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
+}
+
+export interface TestContext {
+  app: App;
+  db: Database;
+  deps: Deps;
+  clock: TestClock;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestContext> {
+  const db = await createTestDatabase();
+  const clock = new TestClock();
+  const config = { ...loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '100000' }), ...overrides };
+  const deps: Deps = { config, db, clock, sealer: new Sealer(randomBytes(32).toString('hex')) };
+  const app = await buildApp(deps, { logger: false });
+  await app.ready();
+  return {
+    app,
+    db,
+    deps,
+    clock,
+    close: async () => {
+      await app.close();
+      await db.close();
+    },
+  };
+}
