@@ -10,7 +10,7 @@ import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify
 import type { Tx } from './db/types.ts';
 import { registerModules } from './modules/index.ts';
 import { authenticate, requireSessionUser } from './platform/auth/authenticate.ts';
-import type { Deps } from './platform/context.ts';
+import type { Deps, RouteEntry } from './platform/context.ts';
 import { AppError } from './platform/errors.ts';
 import { sendError } from './platform/http-errors.ts';
 import { runIdempotentWrite } from './platform/idempotency.ts';
@@ -143,6 +143,20 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
+  const catalog: RouteEntry[] = [];
+  app.decorate('routeCatalog', catalog);
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method === 'HEAD') continue;
+      catalog.push({
+        method,
+        url: route.url,
+        config: route.config ?? {},
+        schema: (route.schema ?? {}) as RouteEntry['schema'],
+      });
+    }
+  });
   registerModules(app, deps);
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

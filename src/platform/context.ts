@@ -39,3 +39,11 @@ export type AuthMode = 'none' | 'user' | 'session' | 'workspace' | 'any';
 
 export const normalizeEnvironment = (env: string): Environment | undefined =>
   env === 'sandbox' || env === 'test' ? 'sandbox' : env === 'live' ? 'live' : undefined;
+
+/** One registered route, as the shared auth and OpenAPI tests see it. */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  config: { auth?: AuthMode; subaccount?: boolean; moneyMoving?: boolean };
+  schema: { body?: unknown; querystring?: unknown; params?: unknown; response?: unknown; hide?: boolean };
+}

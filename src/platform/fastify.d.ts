@@ -1,9 +1,13 @@
 import 'fastify';
 import type { Tx } from '../db/types.ts';
 import type { SessionUser } from './auth/authenticate.ts';
-import type { AuthMode, Caller } from './context.ts';
+import type { AuthMode, Caller, RouteEntry } from './context.ts';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route with its config and schema: the shared auth and OpenAPI tests walk it. */
+    routeCatalog: RouteEntry[];
+  }
   interface FastifyContextConfig {
     auth?: AuthMode;
     /** The route accepts X-Subaccount-Id (spec rule 9). */

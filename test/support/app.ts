@@ -26,12 +26,16 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestContext> {
+export async function startTestApp(
+  overrides: Partial<Config> = {},
+  beforeReady?: (app: App) => void,
+): Promise<TestContext> {
   const db = await createTestDatabase();
   const clock = new TestClock();
   const config = { ...loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '100000' }), ...overrides };
   const deps: Deps = { config, db, clock, sealer: new Sealer(randomBytes(32).toString('hex')) };
   const app = await buildApp(deps, { logger: false });
+  beforeReady?.(app);
   await app.ready();
   return {
     app,
