@@ -1,0 +1,51 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+describe('config', () => {
+  it('defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      sandboxSettleMs: 1000,
+      webhookAllowPrivate: false,
+    });
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.dataDir).toMatch(/\.lastro$/);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['DATABASE_URL', 'not a url'],
+    ['MASTER_KEY', 'short'],
+    ['LOG_LEVEL', 'loud'],
+    ['SANDBOX_SETTLE_MS', '-1'],
+    ['WEBHOOK_ALLOW_PRIVATE', 'yes'],
+    ['RATE_LIMIT_MAX', '0'],
+  ])('%s=%s stops the start with a message naming the setting', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrowError(ConfigError);
+    try {
+      loadConfig({ [name]: value });
+    } catch (error) {
+      expect((error as ConfigError).setting).toBe(name);
+      expect((error as Error).message.startsWith(`${name}:`)).toBe(true);
+    }
+  });
+
+  it('any PORT value is either accepted within range or refused with a ConfigError', () => {
+    fc.assert(
+      fc.property(fc.string(), (value) => {
+        try {
+          const { port } = loadConfig({ PORT: value });
+          expect(port).toBeGreaterThanOrEqual(0);
+          expect(port).toBeLessThanOrEqual(65535);
+        } catch (error) {
+          expect(error).toBeInstanceOf(ConfigError);
+        }
+      }),
+    );
+  });
+});

@@ -1,0 +1,66 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/** These tests run the real CLI as a user would: `lastro serve` on the embedded database. */
+const root = path.resolve(import.meta.dirname, '../..');
+const dataDir = mkdtempSync(path.join(tmpdir(), 'lastro-proc-'));
+const children: ChildProcess[] = [];
+
+function start(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: '', TEST_DATABASE_URL: '', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function waitFor(check: () => Promise<boolean>, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check().catch(() => false)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return false;
+}
+
+afterAll(() => {
+  for (const child of children) child.kill('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('lastro serve on the embedded database', () => {
+  const port = 39_000 + (process.pid % 1000);
+
+  it('answers /health within 15 s, generates a master key, and a second process on the same DATA_DIR exits clearly', async () => {
+    const first = start(['serve'], { DATA_DIR: dataDir, PORT: String(port) });
+    const healthy = await waitFor(
+      async () => (await fetch(`http://127.0.0.1:${port}/health`)).status === 200,
+      15_000,
+    );
+    expect(healthy, first.output()).toBe(true);
+    expect((await fetch(`http://127.0.0.1:${port}/ready`)).status).toBe(200);
+    expect(first.output()).toContain('MASTER_KEY is not set');
+
+    const second = start(['serve'], { DATA_DIR: dataDir, PORT: String(port + 1) });
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toMatch(/DATA_DIR .* is in use by process \d+/);
+
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+  }, 40_000);
+
+  it('a bad setting stops the start with a message naming it', async () => {
+    const run = start(['serve'], { DATA_DIR: dataDir, PORT: 'eighty' });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain('PORT: must be a whole number');
+  });
+});
