@@ -7,6 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { Redis } from 'ioredis';
 import type { Tx } from './db/types.ts';
 import { registerModules } from './modules/index.ts';
 import { authenticate, requireSessionUser } from './platform/auth/authenticate.ts';
@@ -82,8 +83,14 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   });
 
   await app.register(cookie);
+  // With REDIS_URL the counters are shared by every API process; otherwise each process counts in memory.
+  const redis = deps.config.redisUrl
+    ? new Redis(deps.config.redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: false })
+    : undefined;
+  if (redis) app.addHook('onClose', async () => void (await redis.quit()));
   await app.register(rateLimit, {
     global: true,
+    ...(redis ? { redis, nameSpace: 'lastro-rl:', skipOnError: true } : {}),
     max: deps.config.rateLimitMax,
     timeWindow: deps.config.rateLimitWindowMs,
     // Per credential: one tenant's burst cannot eat another's allowance behind the same IP.

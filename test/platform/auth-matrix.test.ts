@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteEntry } from '../../src/platform/context.ts';
-import { startTestApp, type TestContext } from '../support/app.ts';
+import { startTestApp } from '../support/app.ts';
 import { authHeaders, createApiKey, enableProduction, type Owner, signupOwner } from '../support/fixtures.ts';
 
 /**

@@ -87,9 +87,12 @@ describe('error shape', () => {
   });
 });
 
-describe('rate limits', () => {
+describe.each([
+  ['in memory', undefined],
+  ['in Redis', 'redis://127.0.0.1:6379'],
+])('rate limits %s', (_where, redisUrl) => {
   it('429 rate_limited with Retry-After once a credential passes its allowance', async () => {
-    const limited = await startTestApp({ rateLimitMax: 3 });
+    const limited = await startTestApp({ rateLimitMax: 3, redisUrl });
     try {
       const owner = await signupOwner(limited.app);
       const headers = authHeaders(owner.sessionToken, owner.workspaceId);
