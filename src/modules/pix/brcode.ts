@@ -1,0 +1,67 @@
+/**
+ * BR Code ("PIX copia e cola"): EMV® QRCPS merchant-presented payload as BCB's manual defines it.
+ * Written here rather than taken from pix-utils so the tests can check it against that library as
+ * an independent parser.
+ */
+
+/** CRC16-CCITT-FALSE: poly 0x1021, init 0xFFFF, no reflection, no final xor. */
+export function crc16(text: string): string {
+  let crc = 0xffff;
+  for (const byte of Buffer.from(text, 'utf8')) {
+    crc ^= byte << 8;
+    for (let bit = 0; bit < 8; bit++)
+      crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc.toString(16).toUpperCase().padStart(4, '0');
+}
+
+function field(id: string, value: string): string {
+  const length = Buffer.byteLength(value, 'utf8');
+  if (length > 99) throw new Error(`EMV field ${id} is longer than 99 bytes`);
+  return `${id}${String(length).padStart(2, '0')}${value}`;
+}
+
+/** Upper-case ASCII without accents, as payers' banking apps expect for name and city. */
+export function emvText(text: string, max: number): string {
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z0-9 .,-]/g, '')
+    .toUpperCase()
+    .trim()
+    .slice(0, max);
+}
+
+export interface BrCodeInput {
+  pixKey: string;
+  /** BRL minor units. */
+  amountMinor: bigint;
+  merchantName: string;
+  merchantCity: string;
+  /** Up to 25 alphanumerics (field 62-05). */
+  txid: string;
+  description?: string;
+}
+
+const formatAmount = (minor: bigint) => `${minor / 100n}.${String(minor % 100n).padStart(2, '0')}`;
+
+export function buildBrCode(input: BrCodeInput): string {
+  if (!/^[A-Za-z0-9]{1,25}$/.test(input.txid)) throw new Error('txid must be 1..25 alphanumerics');
+  const account =
+    field('00', 'br.gov.bcb.pix') +
+    field('01', input.pixKey) +
+    (input.description ? field('02', emvText(input.description, 40)) : '');
+  const payload =
+    field('00', '01') +
+    field('01', '12') +
+    field('26', account) +
+    field('52', '0000') +
+    field('53', '986') +
+    field('54', formatAmount(input.amountMinor)) +
+    field('58', 'BR') +
+    field('59', emvText(input.merchantName, 25) || 'LASTRO') +
+    field('60', emvText(input.merchantCity, 15) || 'SAO PAULO') +
+    field('62', field('05', input.txid)) +
+    '6304';
+  return payload + crc16(payload);
+}
