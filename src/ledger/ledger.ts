@@ -1,0 +1,211 @@
+/**
+ * The ledger service: the only code that writes balances, journals and postings.
+ *
+ * Every function takes the caller's open transaction (Tx): a journal commits or rolls back with the
+ * payment, event and idempotency record written beside it. A journal is a set of postings that sums to
+ * zero per currency; it is checked here before any SQL runs. The database side (function ledger_post in
+ * migration 0002) changes each balance with one conditional UPDATE, in account-id order, and either
+ * writes the whole journal or nothing: when a debit cannot be covered it undoes its own changes and
+ * this module throws InsufficientBalanceError, leaving the transaction clean and usable.
+ *
+ * Balance convention: balance = Σ credits − Σ debits. A party account can never go below zero (the
+ * function refuses, and a CHECK constraint backs it); system accounts can.
+ */
+import type { Tx } from '../db/types.ts';
+import type { Environment } from '../platform/context.ts';
+import { AppError } from '../platform/errors.ts';
+import { newId } from '../platform/ids.ts';
+import { type AccountRef, accountId, type BalanceKind, ensureAccounts, partyAccount } from './accounts.ts';
+import { type Currency, isCurrency, toDecimal } from './currency.ts';
+
+export type Direction = 'debit' | 'credit';
+
+export interface PostingInput {
+  account: AccountRef;
+  direction: Direction;
+  /** Positive minor units of the account's currency. */
+  amount: bigint;
+}
+
+export interface JournalInput {
+  workspaceId: string;
+  environment: Environment;
+  /** What caused the journal, e.g. 'payment' and the payment id. */
+  referenceType: string;
+  referenceId: string;
+  postings: readonly PostingInput[];
+  /** posted_at; defaults to now. */
+  at?: Date;
+}
+
+export interface PostedJournal {
+  id: string;
+  postedAt: Date;
+  postings: { id: string; accountId: string; account: AccountRef; direction: Direction; amount: bigint }[];
+}
+
+/** A journal that does not balance or is malformed: a programming error, refused before any SQL. */
+export class InvalidJournalError extends Error {
+  override name = 'InvalidJournalError';
+}
+
+/** The typed failure of a debit its balance cannot cover: 422 insufficient_balance on the wire. */
+export class InsufficientBalanceError extends AppError {
+  constructor(readonly account: AccountRef) {
+    super(
+      'insufficient_balance',
+      account.type === 'party'
+        ? `The ${account.kind} ${account.currency} balance of party ${account.partyId} cannot cover this amount.`
+        : `The ${account.kind} ${account.currency} account cannot cover this amount.`,
+    );
+  }
+}
+
+/** Checks a journal without touching the database; throws InvalidJournalError. */
+export function validateJournal(input: JournalInput): void {
+  if (input.postings.length < 2) throw new InvalidJournalError('A journal needs at least two postings.');
+  const net = new Map<Currency, bigint>();
+  for (const [index, posting] of input.postings.entries()) {
+    const { account, amount, direction } = posting;
+    if (typeof amount !== 'bigint' || amount <= 0n) {
+      throw new InvalidJournalError(`Posting ${index}: the amount must be a positive bigint.`);
+    }
+    if (direction !== 'debit' && direction !== 'credit') {
+      throw new InvalidJournalError(`Posting ${index}: direction must be debit or credit.`);
+    }
+    if (!isCurrency(account.currency)) {
+      throw new InvalidJournalError(`Posting ${index}: unknown currency ${String(account.currency)}.`);
+    }
+    if (account.environment !== input.environment) {
+      throw new InvalidJournalError(`Posting ${index}: account of another environment.`);
+    }
+    if (account.type === 'party' && account.workspaceId !== input.workspaceId) {
+      throw new InvalidJournalError(`Posting ${index}: party account of another workspace.`);
+    }
+    const signed = direction === 'credit' ? amount : -amount;
+    net.set(account.currency, (net.get(account.currency) ?? 0n) + signed);
+  }
+  for (const [currency, sum] of net) {
+    if (sum !== 0n) {
+      throw new InvalidJournalError(
+        `The postings do not balance: ${currency} is off by ${toDecimal(sum, currency)}.`,
+      );
+    }
+  }
+}
+
+interface PostOutcome {
+  outcome: 'ok' | 'insufficient' | 'missing';
+  failed_account: string | null;
+}
+
+/**
+ * Posts one journal in the caller's transaction: all of it, or nothing and an error.
+ * Throws InvalidJournalError before touching the database, InsufficientBalanceError (nothing written).
+ */
+export async function postJournal(tx: Tx, input: JournalInput): Promise<PostedJournal> {
+  validateJournal(input);
+  const journalId = newId();
+  const postedAt = input.at ?? new Date();
+  const postings = input.postings.map((posting) => ({
+    id: newId(),
+    accountId: accountId(posting.account),
+    account: posting.account,
+    direction: posting.direction,
+    amount: posting.amount,
+  }));
+  const params = [
+    journalId,
+    input.workspaceId,
+    input.environment,
+    input.referenceType,
+    input.referenceId,
+    postedAt,
+    postings.map((posting) => posting.id),
+    postings.map((posting) => posting.accountId),
+    postings.map((posting) => posting.direction),
+    postings.map((posting) => posting.amount),
+  ];
+  // Accounts are created on first use: the function reports a missing one, the accounts this journal
+  // may create are created and it runs once more. A party account it would debit is never created here:
+  // missing, its balance is zero, so the debit is refused.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const { rows } = await tx.query<PostOutcome>(
+      'SELECT outcome, failed_account FROM ledger_post($1, $2, $3, $4, $5, $6, $7::uuid[], $8::uuid[], $9::text[], $10::bigint[])',
+      params,
+    );
+    const { outcome, failed_account } = rows[0]!;
+    if (outcome === 'ok') return { id: journalId, postedAt, postings };
+    const nets = netByAccount(postings);
+    const failed = nets.get(failed_account!)!;
+    if (outcome === 'insufficient' || (failed.account.type === 'party' && failed.net < 0n)) {
+      throw new InsufficientBalanceError(failed.account);
+    }
+    await ensureAccounts(
+      tx,
+      [...nets.values()].filter((n) => n.account.type === 'system' || n.net >= 0n).map((n) => n.account),
+    );
+  }
+  throw new Error('ledger_post: accounts still missing after creating them');
+}
+
+function netByAccount(
+  postings: PostedJournal['postings'],
+): Map<string, { account: AccountRef; net: bigint }> {
+  const nets = new Map<string, { account: AccountRef; net: bigint }>();
+  for (const posting of postings) {
+    const entry = nets.get(posting.accountId) ?? { account: posting.account, net: 0n };
+    entry.net += posting.direction === 'credit' ? posting.amount : -posting.amount;
+    nets.set(posting.accountId, entry);
+  }
+  return nets;
+}
+
+interface Reference {
+  referenceType: string;
+  referenceId: string;
+  at?: Date;
+}
+
+/** Moves `amount` from one account to another of the same currency: debit `from`, credit `to`. */
+export function transfer(
+  tx: Tx,
+  input: Reference & {
+    workspaceId: string;
+    environment: Environment;
+    from: AccountRef;
+    to: AccountRef;
+    amount: bigint;
+  },
+): Promise<PostedJournal> {
+  return postJournal(tx, {
+    workspaceId: input.workspaceId,
+    environment: input.environment,
+    referenceType: input.referenceType,
+    referenceId: input.referenceId,
+    at: input.at,
+    postings: [
+      { account: input.from, direction: 'debit', amount: input.amount },
+      { account: input.to, direction: 'credit', amount: input.amount },
+    ],
+  });
+}
+
+/** Moves money between two kinds of one party's balance, e.g. available → locked for a payout in flight. */
+export function moveKind(
+  tx: Tx,
+  input: Reference & {
+    workspaceId: string;
+    environment: Environment;
+    partyId: string;
+    currency: Currency;
+    from: BalanceKind;
+    to: BalanceKind;
+    amount: bigint;
+  },
+): Promise<PostedJournal> {
+  if (input.from === input.to) throw new InvalidJournalError('A kind move needs two different kinds.');
+  const account = (kind: BalanceKind) =>
+    partyAccount(input.workspaceId, input.environment, input.partyId, input.currency, kind);
+  return transfer(tx, { ...input, from: account(input.from), to: account(input.to) });
+}

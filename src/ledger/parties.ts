@@ -1,0 +1,44 @@
+import type { Queryable } from '../db/types.ts';
+import type { Caller } from '../platform/context.ts';
+import { forbidden, notFound } from '../platform/errors.ts';
+
+/**
+ * The party rules every money route follows (API.md "Callers" and "Parties"):
+ * - a party-scoped key sees and moves only its own party: another party_id → 403 forbidden;
+ * - a party_id that is not a party of the workspace → 404 not_found (never reveal other tenants);
+ * - party_id omitted on a write means the key's party, else the workspace's default entity party.
+ */
+
+async function checkParty(q: Queryable, caller: Caller, partyId: string): Promise<string> {
+  if (caller.partyId !== null && caller.partyId !== partyId) {
+    throw forbidden('This key is scoped to another party.');
+  }
+  const { rows } = await q.query('SELECT 1 FROM parties WHERE workspace_id = $1 AND id = $2', [
+    caller.workspaceId,
+    partyId,
+  ]);
+  if (rows.length === 0) throw notFound('Party');
+  return partyId;
+}
+
+/** For lists: the one party to narrow to, or null for every party of the workspace. */
+export async function partyFilter(q: Queryable, caller: Caller, partyId?: string): Promise<string | null> {
+  if (partyId !== undefined) return checkParty(q, caller, partyId);
+  return caller.partyId;
+}
+
+/** The caller's default party: the key's party, else the workspace's default entity party. */
+export async function defaultParty(q: Queryable, caller: Caller): Promise<string> {
+  if (caller.partyId !== null) return caller.partyId;
+  const { rows } = await q.query<{ default_party_id: string }>(
+    'SELECT default_party_id FROM workspaces WHERE id = $1',
+    [caller.workspaceId],
+  );
+  if (!rows[0]?.default_party_id) throw notFound('Default party');
+  return rows[0].default_party_id;
+}
+
+/** For writes: the party the money belongs to. */
+export async function owningParty(q: Queryable, caller: Caller, partyId?: string): Promise<string> {
+  return partyId !== undefined ? checkParty(q, caller, partyId) : defaultParty(q, caller);
+}
