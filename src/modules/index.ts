@@ -4,12 +4,23 @@ import createApiKey from './api-keys/routes/create.ts';
 import listApiKeys from './api-keys/routes/list.ts';
 import revokeApiKey from './api-keys/routes/revoke.ts';
 import listAuditEvents from './audit/routes/list.ts';
+import getEvent from './events/routes/get.ts';
+import listEvents from './events/routes/list.ts';
 import health from './health/routes/health.ts';
 import login from './owner/routes/login.ts';
 import logout from './owner/routes/logout.ts';
 import signup from './owner/routes/signup.ts';
 import enableTwoFactor from './owner/routes/two-factor-enable.ts';
 import setupTwoFactor from './owner/routes/two-factor-setup.ts';
+import createWebhookEndpoint from './webhooks/routes/create-endpoint.ts';
+import deleteWebhookEndpoint from './webhooks/routes/delete-endpoint.ts';
+import getWebhookDelivery from './webhooks/routes/get-delivery.ts';
+import getWebhookEndpoint from './webhooks/routes/get-endpoint.ts';
+import listWebhookDeliveries from './webhooks/routes/list-deliveries.ts';
+import listWebhookEndpoints from './webhooks/routes/list-endpoints.ts';
+import retryWebhookDelivery from './webhooks/routes/retry-delivery.ts';
+import rotateWebhookSecret from './webhooks/routes/rotate-secret.ts';
+import updateWebhookEndpoint from './webhooks/routes/update-endpoint.ts';
 import getWorkspace from './workspace/routes/get.ts';
 import updateWorkspace from './workspace/routes/update.ts';
 
@@ -29,6 +40,17 @@ const ROUTES: RouteModule[] = [
   getWorkspace,
   updateWorkspace,
   listAuditEvents,
+  listEvents,
+  getEvent,
+  createWebhookEndpoint,
+  listWebhookEndpoints,
+  getWebhookEndpoint,
+  updateWebhookEndpoint,
+  deleteWebhookEndpoint,
+  rotateWebhookSecret,
+  listWebhookDeliveries,
+  getWebhookDelivery,
+  retryWebhookDelivery,
 ];
 
 export function registerModules(app: App, deps: Deps): void {

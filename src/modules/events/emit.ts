@@ -21,6 +21,7 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** The event as the API returns it and as webhooks carry it (API.md, Webhooks: Payload). */
 export interface EmittedEvent {
   id: string;
   type: EventType;
@@ -30,17 +31,32 @@ export interface EmittedEvent {
   data: { object: unknown };
 }
 
+/** The event in the payload's documented key order (the outbox keeps it as jsonb, which reorders keys). */
+export const eventView = (event: EmittedEvent): EmittedEvent => ({
+  id: event.id,
+  type: event.type,
+  created_at: event.created_at,
+  environment: event.environment,
+  workspace_id: event.workspace_id,
+  data: event.data,
+});
+
 type EventListener = (tx: Tx, event: EmittedEvent) => Promise<void>;
 const listeners: EventListener[] = [];
 
-/** Lets a module act on every event inside the emitting transaction (webhooks create their deliveries here). */
+/** Lets a module act on every event inside the emitting transaction. */
 export function onEventEmitted(listener: EventListener): void {
   listeners.push(listener);
 }
 
+/** Money travels as strings of minor units; a bigint left in an object is written the same way. */
+const jsonSafe = (_key: string, value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
+
 /**
- * Writes an event into the outbox. It takes a Tx so that no change can be committed
- * without its event, nor an event without its change.
+ * Writes an event into the outbox and, in the same statement, one pending webhook delivery for
+ * every enabled endpoint of the workspace and environment that subscribes to its type. It takes a
+ * Tx so that no change can be committed without its event and deliveries, nor they without it.
+ * This is the only writer of the events table.
  */
 export async function emitEvent(
   tx: Tx,
@@ -55,8 +71,26 @@ export async function emitEvent(
     data: { object: input.object },
   };
   await tx.query(
-    'INSERT INTO events (id, workspace_id, environment, type, payload, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
-    [event.id, input.workspaceId, event.environment, event.type, JSON.stringify(event), event.created_at],
+    `WITH event AS (
+       INSERT INTO events (id, workspace_id, environment, type, payload, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, workspace_id, environment, type, created_at
+     )
+     INSERT INTO webhook_deliveries
+       (workspace_id, id, environment, endpoint_id, event_id, event_type, url, created_at, next_attempt_at)
+     SELECT e.workspace_id, lastro_uuidv7(), e.environment, e.id, event.id, event.type, e.url,
+            event.created_at, event.created_at
+       FROM event
+       JOIN webhook_endpoints e ON e.workspace_id = event.workspace_id AND e.environment = event.environment
+      WHERE e.status = 'enabled' AND e.deleted_at IS NULL
+        AND (e.event_types @> '{*}' OR event.type = ANY (e.event_types))`,
+    [
+      event.id,
+      input.workspaceId,
+      event.environment,
+      event.type,
+      JSON.stringify(event, jsonSafe),
+      event.created_at,
+    ],
   );
   for (const listener of listeners) await listener(tx, event);
   return event;

@@ -1,0 +1,290 @@
+import { randomUUID } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import type { Deps, Environment } from '../../platform/context.ts';
+import { newId } from '../../platform/ids.ts';
+import type { BackgroundTask } from '../../platform/tasks.ts';
+import { type EmittedEvent, eventView } from '../events/emit.ts';
+import { disableEndpoint } from './repo.ts';
+import { DISABLE_AFTER_FAILING_MS, retryDelayMs } from './schedule.ts';
+import { type SendOutcome, WebhookHttp } from './send.ts';
+import { privateAllowed, urlProblem } from './url-policy.ts';
+
+export interface DispatcherOptions {
+  /** Attempts in flight at once to one endpoint, so a slow receiver holds at most this many slots. */
+  perEndpoint?: number;
+  /** Attempts in flight at once in this process. */
+  maxInFlight?: number;
+  /** Per attempt: connect, send, headers and body (API.md: 15 s). */
+  timeoutMs?: number;
+  /** How long a claim holds a delivery; past it (a crashed worker) another dispatcher takes it again. */
+  leaseMs?: number;
+  /** How long run() waits for the attempts it started before returning (the rest finish in the background). */
+  roundWaitMs?: number;
+  random?: () => number;
+}
+
+interface Claim {
+  workspace_id: string;
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  attempts: number;
+  environment: Environment;
+  url: string;
+  secret_enc: string;
+  previous_secret_enc: string | null;
+  previous_secret_expires_at: Date | null;
+  payload: EmittedEvent;
+}
+
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * Sends pending webhook deliveries. One round claims due deliveries with FOR UPDATE SKIP LOCKED
+ * (endpoints served round-robin, at most `perEndpoint` in flight each), commits the claim, POSTs
+ * each one outside any transaction, and records every attempt in its own transaction with the
+ * next step of the schedule. Any number of dispatchers may share a database; a crash between claim
+ * and record only delays the delivery until its lease runs out (at-least-once, same webhook-id).
+ */
+export class WebhookDispatcher {
+  private readonly perEndpoint: number;
+  private readonly maxInFlight: number;
+  private readonly timeoutMs: number;
+  private readonly leaseMs: number;
+  private readonly roundWaitMs: number;
+  private readonly random: () => number;
+  private readonly http = new WebhookHttp();
+  private readonly inFlightByEndpoint = new Map<string, number>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private lastEndpoint = NIL_UUID;
+  private backgroundError: unknown;
+
+  constructor(options: DispatcherOptions = {}) {
+    this.perEndpoint = options.perEndpoint ?? 8;
+    this.maxInFlight = options.maxInFlight ?? 256;
+    this.timeoutMs = options.timeoutMs ?? 15_000;
+    this.leaseMs = options.leaseMs ?? this.timeoutMs + 45_000;
+    this.roundWaitMs = options.roundWaitMs ?? 250;
+    this.random = options.random ?? Math.random;
+  }
+
+  /** One round; returns how many deliveries it claimed. */
+  async run(deps: Deps): Promise<number> {
+    if (this.backgroundError !== undefined) {
+      const error = this.backgroundError;
+      this.backgroundError = undefined;
+      throw error;
+    }
+    const room = this.maxInFlight - this.inFlight.size;
+    if (room <= 0) return 0;
+    const claims = await this.claim(deps, room);
+    const started = claims.map((claim) => this.track(claim.endpoint_id, this.attempt(deps, claim)));
+    if (started.length > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled(started),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, this.roundWaitMs);
+        }),
+      ]);
+      clearTimeout(timer);
+    }
+    return claims.length;
+  }
+
+  /** Resolves when no attempt is in flight. */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Waits for attempts in flight, then closes idle keep-alive sockets. */
+  async close(): Promise<void> {
+    await this.idle();
+    this.http.close();
+  }
+
+  private track(endpointId: string, work: Promise<void>): Promise<void> {
+    const tracked = work
+      .catch((error) => {
+        this.backgroundError ??= error;
+      })
+      .finally(() => {
+        this.inFlight.delete(tracked);
+        const left = (this.inFlightByEndpoint.get(endpointId) ?? 1) - 1;
+        if (left > 0) this.inFlightByEndpoint.set(endpointId, left);
+        else this.inFlightByEndpoint.delete(endpointId);
+      });
+    this.inFlight.add(tracked);
+    return tracked;
+  }
+
+  private async claim(deps: Deps, room: number): Promise<Claim[]> {
+    const now = deps.clock.now();
+    const saturated = [...this.inFlightByEndpoint].filter(([, n]) => n >= this.perEndpoint).map(([id]) => id);
+    return deps.db.transaction(async (tx) => {
+      const { rows } = await tx.query<Claim>(
+        `SELECT d.workspace_id, d.id, d.endpoint_id, d.event_id, d.attempts, e.environment, e.url,
+                e.secret_enc, e.previous_secret_enc, e.previous_secret_expires_at, ev.payload
+           FROM (SELECT workspace_id, id, environment, url, secret_enc, previous_secret_enc, previous_secret_expires_at
+                   FROM webhook_endpoints
+                  WHERE status = 'enabled' AND deleted_at IS NULL AND NOT (id = ANY ($3::uuid[]))
+                  ORDER BY id <= $4::uuid, id) e
+          CROSS JOIN LATERAL (
+                 SELECT workspace_id, id, endpoint_id, event_id, attempts, next_attempt_at
+                   FROM webhook_deliveries
+                  WHERE workspace_id = e.workspace_id AND endpoint_id = e.id AND status = 'pending'
+                    AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
+                  ORDER BY next_attempt_at, id
+                  LIMIT $2
+                    FOR UPDATE SKIP LOCKED) d
+           JOIN events ev ON ev.id = d.event_id
+          LIMIT $5`,
+        [now, this.perEndpoint, saturated, this.lastEndpoint, room],
+      );
+      // Keep each endpoint within its bound, counting what this process already has in flight.
+      const taken = new Map<string, number>();
+      const claims = rows.filter((row) => {
+        const count = (this.inFlightByEndpoint.get(row.endpoint_id) ?? 0) + (taken.get(row.endpoint_id) ?? 0);
+        if (count >= this.perEndpoint) return false;
+        taken.set(row.endpoint_id, (taken.get(row.endpoint_id) ?? 0) + 1);
+        return true;
+      });
+      if (claims.length === 0) return [];
+      const token = randomUUID();
+      await tx.query(
+        `UPDATE webhook_deliveries SET locked_until = $3, lease_token = $4
+          WHERE (workspace_id, id) IN (SELECT * FROM unnest($1::uuid[], $2::uuid[]))`,
+        [
+          claims.map((c) => c.workspace_id),
+          claims.map((c) => c.id),
+          new Date(now.getTime() + this.leaseMs),
+          token,
+        ],
+      );
+      for (const [endpointId, count] of taken)
+        this.inFlightByEndpoint.set(endpointId, (this.inFlightByEndpoint.get(endpointId) ?? 0) + count);
+      this.lastEndpoint = claims[claims.length - 1]!.endpoint_id;
+      return claims.map((claim) => ({ ...claim, lease_token: token }));
+    });
+  }
+
+  private async attempt(deps: Deps, claim: Claim & { lease_token?: string }): Promise<void> {
+    const startedAt = deps.clock.now();
+    const allowPrivate = privateAllowed(claim.environment, deps.config.webhookAllowPrivate);
+    const problem = urlProblem(claim.url, claim.environment, allowPrivate);
+    let outcome: SendOutcome;
+    if (problem) {
+      outcome = { statusCode: null, error: `destination refused: url ${problem}`, durationMs: 0 };
+    } else {
+      const secrets = [deps.sealer.open(claim.secret_enc)];
+      if (
+        claim.previous_secret_enc &&
+        claim.previous_secret_expires_at &&
+        claim.previous_secret_expires_at > startedAt
+      )
+        secrets.push(deps.sealer.open(claim.previous_secret_enc));
+      const body = JSON.stringify(eventView(claim.payload));
+      // The signed timestamp is the wall clock: receivers compare it with theirs (5 min tolerance).
+      const timestamp = new Date();
+      const signature = secrets
+        .map((secret) => new Webhook(secret).sign(claim.event_id, timestamp, body))
+        .join(' ');
+      outcome = await this.http.post(
+        claim.url,
+        {
+          'content-type': 'application/json',
+          'user-agent': 'Lastro-Webhooks/1.0',
+          'webhook-id': claim.event_id,
+          'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+          'webhook-signature': signature,
+        },
+        body,
+        { timeoutMs: this.timeoutMs, allowPrivate },
+      );
+    }
+    await this.record(deps, claim, startedAt, outcome);
+  }
+
+  private async record(
+    deps: Deps,
+    claim: Claim & { lease_token?: string },
+    startedAt: Date,
+    outcome: SendOutcome,
+  ): Promise<void> {
+    const now = deps.clock.now();
+    const attempt = claim.attempts + 1;
+    const success = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+    const delay = success || outcome.statusCode === 410 ? null : retryDelayMs(attempt, this.random);
+    const status = success ? 'delivered' : delay === null ? 'failed' : 'pending';
+    await deps.db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO webhook_delivery_attempts
+           (workspace_id, delivery_id, id, attempt, url, started_at, duration_ms, status_code, error)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [
+          claim.workspace_id,
+          claim.id,
+          newId(),
+          attempt,
+          claim.url,
+          startedAt,
+          outcome.durationMs,
+          outcome.statusCode,
+          outcome.error,
+        ],
+      );
+      if (success) {
+        await tx.query(
+          `UPDATE webhook_endpoints SET failing_since = NULL
+            WHERE workspace_id = $1 AND id = $2 AND failing_since IS NOT NULL`,
+          [claim.workspace_id, claim.endpoint_id],
+        );
+      } else if (outcome.statusCode === 410) {
+        await disableEndpoint(tx, claim.workspace_id, claim.endpoint_id, 'gone', now);
+      } else {
+        const { rows } = await tx.query<{ failing_since: Date }>(
+          `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $3)
+            WHERE workspace_id = $1 AND id = $2 AND status = 'enabled' RETURNING failing_since`,
+          [claim.workspace_id, claim.endpoint_id, now],
+        );
+        const since = rows[0]?.failing_since;
+        if (since && now.getTime() - since.getTime() >= DISABLE_AFTER_FAILING_MS)
+          await disableEndpoint(tx, claim.workspace_id, claim.endpoint_id, 'failing', now);
+      }
+      // A delivery whose endpoint was disabled or deleted meanwhile fails instead of waiting for ever.
+      await tx.query(
+        `UPDATE webhook_deliveries d
+            SET attempts = d.attempts + 1, url = $4, last_status_code = $5, last_error = $6,
+                status = CASE WHEN $7 = 'pending' AND (e.status <> 'enabled' OR e.deleted_at IS NOT NULL)
+                              THEN 'failed' ELSE $7 END,
+                next_attempt_at = CASE WHEN $7 = 'pending' AND e.status = 'enabled' AND e.deleted_at IS NULL
+                                       THEN $8::timestamptz END,
+                delivered_at = CASE WHEN $7 = 'delivered' THEN $9 ELSE d.delivered_at END,
+                locked_until = NULL, lease_token = NULL
+           FROM webhook_endpoints e
+          WHERE d.workspace_id = $1 AND d.id = $2 AND d.lease_token = $3
+            AND e.workspace_id = d.workspace_id AND e.id = d.endpoint_id`,
+        [
+          claim.workspace_id,
+          claim.id,
+          claim.lease_token,
+          claim.url,
+          outcome.statusCode,
+          outcome.error,
+          status,
+          delay === null ? null : new Date(now.getTime() + delay),
+          now,
+        ],
+      );
+    });
+  }
+}
+
+/** The dispatcher of this process (the worker's). */
+export const webhookDispatcher = new WebhookDispatcher();
+
+export const webhookDispatchTask: BackgroundTask = {
+  name: 'webhook-dispatch',
+  intervalMs: 100,
+  run: (deps) => webhookDispatcher.run(deps),
+};

@@ -1,0 +1,27 @@
+import { Type } from 'typebox';
+import type { Deps } from '../../../platform/context.ts';
+import { type App, EnvParams, PageQuery, respond } from '../../../platform/schema.ts';
+import { Endpoint } from '../schemas.ts';
+import { listEndpoints } from '../service.ts';
+
+export default function route(app: App, deps: Deps) {
+  app.get(
+    '/v1/:env/webhooks/endpoints',
+    {
+      config: { auth: 'workspace' },
+      schema: {
+        tags: ['webhooks'],
+        summary: 'List webhook endpoints of this environment, newest first',
+        params: EnvParams,
+        querystring: Type.Object(PageQuery()),
+        response: respond(Type.Array(Endpoint)),
+      },
+    },
+    async (request) => ({
+      data: await listEndpoints(deps, request.caller!, {
+        limit: request.query.limit ?? 50,
+        cursor: request.query.cursor,
+      }),
+    }),
+  );
+}

@@ -1,0 +1,27 @@
+import type { Deps } from '../../../platform/context.ts';
+import { type App, EnvIdParams, respond } from '../../../platform/schema.ts';
+import { Endpoint, UpdateEndpointBody } from '../schemas.ts';
+import { updateEndpoint } from '../service.ts';
+
+export default function route(app: App, deps: Deps) {
+  app.patch(
+    '/v1/:env/webhooks/endpoints/:id',
+    {
+      config: { auth: 'workspace' },
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Change the URL, event types, description or status of a webhook endpoint',
+        description:
+          'Disabling fails the deliveries still pending for the endpoint; enabling it again does not resend them (retry them one by one).',
+        params: EnvIdParams,
+        body: UpdateEndpointBody,
+        response: respond(Endpoint),
+      },
+    },
+    async (request) => ({
+      data: await request.write((tx) =>
+        updateEndpoint(deps, tx, request.caller!, request.params.id, request.body, request.ip),
+      ),
+    }),
+  );
+}

@@ -1,0 +1,100 @@
+import { Type } from 'typebox';
+import { EnvironmentName, Nullable, PageQuery, Timestamp, Uuid } from '../../platform/schema.ts';
+import { EVENT_TYPES } from '../events/emit.ts';
+import { EventTypeName } from '../events/schemas.ts';
+
+const Subscription = Type.Enum([...EVENT_TYPES, '*']);
+const EventTypes = Type.Array(Subscription, {
+  minItems: 1,
+  maxItems: EVENT_TYPES.length + 1,
+  uniqueItems: true,
+  description: 'Event types sent to the endpoint; ["*"] (the default) is every type, present and future.',
+});
+const EndpointUrl = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  description:
+    'Absolute http(s) URL; https only in live; never a loopback, private or link-local address in live.',
+  examples: ['https://example.com/webhooks/lastro'],
+});
+export const EndpointStatus = Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]);
+
+export const Endpoint = Type.Object({
+  id: Uuid,
+  workspace_id: Uuid,
+  environment: EnvironmentName,
+  url: Type.String(),
+  description: Nullable(Type.String()),
+  event_types: Type.Array(Type.String()),
+  status: EndpointStatus,
+  disabled_reason: Nullable(
+    Type.String({
+      description: 'gone (the receiver answered 410), failing (5 days of failures) or disabled_by_user',
+    }),
+  ),
+  previous_secret_expires_at: Nullable(Timestamp),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const EndpointWithSecret = Type.Object({
+  ...Endpoint.properties,
+  secret: Type.String({ description: 'whsec_ + base64 of 32 random bytes. Shown once: store it now.' }),
+});
+
+export const CreateEndpointBody = Type.Object({
+  url: EndpointUrl,
+  event_types: Type.Optional(EventTypes),
+  description: Type.Optional(Type.String({ maxLength: 500 })),
+});
+
+export const UpdateEndpointBody = Type.Object({
+  url: Type.Optional(EndpointUrl),
+  event_types: Type.Optional(EventTypes),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+  status: Type.Optional(EndpointStatus),
+});
+
+export const DeliveryStatus = Type.Union([
+  Type.Literal('pending'),
+  Type.Literal('delivered'),
+  Type.Literal('failed'),
+]);
+
+export const Delivery = Type.Object({
+  id: Uuid,
+  endpoint_id: Uuid,
+  workspace_id: Uuid,
+  environment: EnvironmentName,
+  event_id: Uuid,
+  event_type: Type.String(),
+  url: Type.String(),
+  status: DeliveryStatus,
+  attempts: Type.Integer(),
+  last_status_code: Nullable(Type.Integer()),
+  last_error: Nullable(Type.String()),
+  created_at: Timestamp,
+  delivered_at: Nullable(Timestamp),
+  next_attempt_at: Nullable(Timestamp),
+});
+
+export const DeliveryAttempt = Type.Object({
+  attempt: Type.Integer(),
+  url: Type.String(),
+  started_at: Timestamp,
+  duration_ms: Type.Integer(),
+  status_code: Nullable(Type.Integer()),
+  error: Nullable(Type.String()),
+});
+
+export const DeliveryWithAttempts = Type.Object({
+  ...Delivery.properties,
+  attempt_history: Type.Array(DeliveryAttempt),
+});
+
+export const DeliveryQuery = Type.Object({
+  ...PageQuery(),
+  status: Type.Optional(DeliveryStatus),
+  event_type: Type.Optional(EventTypeName),
+  endpoint_id: Type.Optional(Uuid),
+});

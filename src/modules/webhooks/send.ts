@@ -1,0 +1,87 @@
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import { DestinationRefused, guardedLookup, hostOf, isPrivateAddress } from './url-policy.ts';
+
+export interface SendOutcome {
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/** Keep-alive agents, one pair per destination policy so a socket opened under the lenient policy never serves the strict one. */
+export class WebhookHttp {
+  private readonly agents = new Map<string, http.Agent>();
+
+  private agent(protocol: string, allowPrivate: boolean): http.Agent {
+    const key = `${protocol}${allowPrivate}`;
+    let agent = this.agents.get(key);
+    if (!agent) {
+      const options = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64, scheduling: 'lifo' as const };
+      agent = protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+      this.agents.set(key, agent);
+    }
+    return agent;
+  }
+
+  /**
+   * POSTs `body` to `rawUrl` outside any transaction. Never follows redirects; reads and drops the
+   * response body; gives up after `timeoutMs` in all (connect, headers and body). A private
+   * destination, literal or resolved, is refused before any byte is sent unless `allowPrivate`.
+   */
+  async post(
+    rawUrl: string,
+    headers: Record<string, string>,
+    body: string,
+    options: { timeoutMs: number; allowPrivate: boolean },
+  ): Promise<SendOutcome> {
+    const started = performance.now();
+    const done = (statusCode: number | null, error: string | null): SendOutcome => ({
+      statusCode,
+      error,
+      durationMs: Math.round(performance.now() - started),
+    });
+    const url = new URL(rawUrl);
+    const host = hostOf(url);
+    if (isIP(host) && !options.allowPrivate && isPrivateAddress(host)) {
+      return done(null, `destination refused: ${host} is a private address`);
+    }
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+    const client = url.protocol === 'https:' ? https : http;
+    try {
+      const statusCode = await new Promise<number>((resolve, reject) => {
+        const request = client.request(
+          url,
+          {
+            method: 'POST',
+            agent: this.agent(url.protocol, options.allowPrivate),
+            lookup: guardedLookup(options.allowPrivate),
+            signal: controller.signal,
+            headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+          },
+          (response) => {
+            response.on('error', reject);
+            response.on('end', () => resolve(response.statusCode ?? 0));
+            response.resume();
+          },
+        );
+        request.on('error', reject);
+        request.end(body);
+      });
+      return done(statusCode, statusCode >= 200 && statusCode < 300 ? null : `HTTP ${statusCode}`);
+    } catch (error) {
+      if (controller.signal.aborted) return done(null, `timeout after ${options.timeoutMs} ms`);
+      if (error instanceof DestinationRefused) return done(null, `destination refused: ${error.message}`);
+      const err = error as NodeJS.ErrnoException;
+      return done(null, err.code ? `${err.code}: ${err.message}` : err.message);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  close(): void {
+    for (const agent of this.agents.values()) agent.destroy();
+    this.agents.clear();
+  }
+}
