@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../platform/errors.ts';
+import type { AppError } from '../platform/errors.ts';
 import {
   CURRENCY_CODES,
   currencyOf,

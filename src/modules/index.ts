@@ -7,11 +7,16 @@ import listAuditEvents from './audit/routes/list.ts';
 import getEvent from './events/routes/get.ts';
 import listEvents from './events/routes/list.ts';
 import health from './health/routes/health.ts';
+import listBalances from './ledger/routes/balances.ts';
+import statement from './ledger/routes/statement.ts';
 import login from './owner/routes/login.ts';
 import logout from './owner/routes/logout.ts';
 import signup from './owner/routes/signup.ts';
 import enableTwoFactor from './owner/routes/two-factor-enable.ts';
 import setupTwoFactor from './owner/routes/two-factor-setup.ts';
+import getPayment from './payments/routes/get.ts';
+import listPayments from './payments/routes/list.ts';
+import simulateCashIn from './sandbox/routes/cash-in.ts';
 import createWebhookEndpoint from './webhooks/routes/create-endpoint.ts';
 import deleteWebhookEndpoint from './webhooks/routes/delete-endpoint.ts';
 import getWebhookDelivery from './webhooks/routes/get-delivery.ts';
@@ -40,6 +45,11 @@ const ROUTES: RouteModule[] = [
   getWorkspace,
   updateWorkspace,
   listAuditEvents,
+  listBalances,
+  statement,
+  getPayment,
+  listPayments,
+  simulateCashIn,
   listEvents,
   getEvent,
   createWebhookEndpoint,

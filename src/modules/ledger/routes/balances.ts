@@ -1,0 +1,28 @@
+import { Type } from 'typebox';
+import type { Deps } from '../../../platform/context.ts';
+import { type App, EnvParams, respond } from '../../../platform/schema.ts';
+import { Balance, BalanceQuery } from '../schemas.ts';
+import { listBalances } from '../service.ts';
+
+/** GET /v1/{env}/balances and its alias GET /v1/{env}/account/balances (API.md Ledger). */
+export default function route(app: App, deps: Deps) {
+  for (const [url, summary] of [
+    ['/v1/:env/balances', 'Balances of the workspace parties: one row per party, currency and kind'],
+    ['/v1/:env/account/balances', 'Alias of GET /v1/{env}/balances'],
+  ] as const) {
+    app.get(
+      url,
+      {
+        config: { auth: 'any', subaccount: true },
+        schema: {
+          tags: ['ledger'],
+          summary,
+          params: EnvParams,
+          querystring: BalanceQuery,
+          response: respond(Type.Array(Balance)),
+        },
+      },
+      async (request) => ({ data: await listBalances(deps.db, request.caller!, request.query) }),
+    );
+  }
+}

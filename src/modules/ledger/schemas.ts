@@ -1,0 +1,46 @@
+import { Type } from 'typebox';
+import { BALANCE_KINDS } from '../../ledger/accounts.ts';
+import { PageQuery, Timestamp, Uuid } from '../../platform/schema.ts';
+
+export const BalanceKindSchema = Type.Enum(BALANCE_KINDS, {
+  description: 'available, pending, locked or trading',
+});
+
+/** The spec's Balance resource. */
+export const Balance = Type.Object({
+  currency: Type.String(),
+  kind: BalanceKindSchema,
+  balance_minor: Type.String({ description: 'integer minor units' }),
+  scale: Type.Integer({ description: 'decimal places of the currency' }),
+  party_id: Uuid,
+});
+
+export const BalanceQuery = Type.Object({
+  party_id: Type.Optional(Uuid),
+  currency: Type.Optional(Type.String({ minLength: 1, maxLength: 16, description: 'BRL, USDT or USDC' })),
+});
+
+/** The spec's Ledger statement line: one party-side posting. */
+export const StatementLine = Type.Object({
+  id: Uuid,
+  journal_id: Uuid,
+  reference_type: Type.String(),
+  reference_id: Type.String(),
+  posted_at: Timestamp,
+  party_id: Uuid,
+  currency: Type.String(),
+  kind: BalanceKindSchema,
+  scale: Type.Integer(),
+  direction: Type.Enum(['debit', 'credit'], {
+    description: "from the party's point of view: credit increases its balance",
+  }),
+  amount_minor: Type.String({ description: 'integer minor units' }),
+});
+
+export const StatementQuery = Type.Object({
+  ...PageQuery(100, 50),
+  from: Type.Optional(Type.String({ format: 'date-time', description: 'posted_at lower bound, inclusive' })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'posted_at upper bound, exclusive' })),
+  kind: Type.Optional(BalanceKindSchema),
+  party_id: Type.Optional(Uuid),
+});

@@ -1,0 +1,202 @@
+import type { Queryable, Tx } from '../../db/types.ts';
+import type { Environment } from '../../platform/context.ts';
+import type { PaymentKind, PaymentStatus } from './schemas.ts';
+
+/** Optional columns of a payment, named as on the wire (and in the table). */
+export interface PaymentDetails {
+  description?: string | null;
+  provider_ref?: string | null;
+  pix_qr_code?: string | null;
+  pix_tx_id?: string | null;
+  pix_txid?: string | null;
+  pix_key?: string | null;
+  to_address?: string | null;
+  from_address?: string | null;
+  network?: string | null;
+  tx_hash?: string | null;
+  failure_reason?: string | null;
+  metadata?: Record<string, unknown>;
+  idempotency_key?: string | null;
+  counterparty?: Record<string, unknown> | null;
+  wallet_id?: string | null;
+  source_currency?: string | null;
+  target_currency?: string | null;
+  /** Decimal string, never a JS number. */
+  exchange_rate?: string | null;
+  quote_id?: string | null;
+  related_payment_id?: string | null;
+  expires_at?: Date | null;
+}
+
+export const DETAIL_COLUMNS = [
+  'description',
+  'provider_ref',
+  'pix_qr_code',
+  'pix_tx_id',
+  'pix_txid',
+  'pix_key',
+  'to_address',
+  'from_address',
+  'network',
+  'tx_hash',
+  'failure_reason',
+  'metadata',
+  'idempotency_key',
+  'counterparty',
+  'wallet_id',
+  'source_currency',
+  'target_currency',
+  'exchange_rate',
+  'quote_id',
+  'related_payment_id',
+  'expires_at',
+] as const satisfies readonly (keyof PaymentDetails)[];
+
+const JSON_COLUMNS = new Set<string>(['metadata', 'counterparty']);
+
+export interface PaymentRow extends Required<Omit<PaymentDetails, 'metadata'>> {
+  id: string;
+  workspace_id: string;
+  environment: Environment;
+  party_id: string;
+  kind: PaymentKind;
+  status: PaymentStatus;
+  amount_minor: bigint;
+  currency: string;
+  fee_minor: bigint;
+  metadata: Record<string, unknown>;
+  completed_at: Date | null;
+  failed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Where a payment is looked up: always inside one workspace and environment. */
+export interface PaymentScope {
+  workspaceId: string;
+  environment: Environment;
+  /** Set for a party-scoped caller: other parties' payments do not exist for it. */
+  partyId?: string | null;
+}
+
+const detailValue = (column: string, value: unknown) =>
+  value === undefined ? null : JSON_COLUMNS.has(column) && value !== null ? JSON.stringify(value) : value;
+
+export async function insertPayment(
+  tx: Tx,
+  row: {
+    id: string;
+    workspace_id: string;
+    environment: Environment;
+    party_id: string;
+    kind: PaymentKind;
+    status: PaymentStatus;
+    amount_minor: bigint;
+    currency: string;
+    fee_minor: bigint;
+    completed_at: Date | null;
+    failed_at: Date | null;
+    at: Date;
+  },
+  details: PaymentDetails,
+): Promise<PaymentRow> {
+  const base = [
+    row.id,
+    row.workspace_id,
+    row.environment,
+    row.party_id,
+    row.kind,
+    row.status,
+    row.amount_minor,
+    row.currency,
+    row.fee_minor,
+    row.completed_at,
+    row.failed_at,
+    row.at,
+  ];
+  const detailParams = DETAIL_COLUMNS.map((column) =>
+    column === 'metadata' ? JSON.stringify(details.metadata ?? {}) : detailValue(column, details[column]),
+  );
+  const placeholders = [...base, ...detailParams].map((_, i) => `$${i + 1}`);
+  const { rows } = await tx.query<PaymentRow>(
+    `INSERT INTO payments (id, workspace_id, environment, party_id, kind, status, amount_minor, currency, fee_minor,
+                           completed_at, failed_at, created_at, ${DETAIL_COLUMNS.join(', ')}, updated_at)
+     VALUES (${placeholders.join(', ')}, $12) RETURNING *`,
+    [...base, ...detailParams],
+  );
+  return rows[0]!;
+}
+
+export async function findPaymentRow(
+  q: Queryable,
+  scope: PaymentScope,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<PaymentRow | undefined> {
+  const { rows } = await q.query<PaymentRow>(
+    `SELECT * FROM payments WHERE id = $1 AND workspace_id = $2 AND environment = $3
+        AND ($4::uuid IS NULL OR party_id = $4)${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [id, scope.workspaceId, scope.environment, scope.partyId ?? null],
+  );
+  return rows[0];
+}
+
+/** Sets the status when the current one is in `from`, plus the given details; undefined when it was not. */
+export async function updatePaymentStatus(
+  tx: Tx,
+  scope: PaymentScope,
+  id: string,
+  change: { to: PaymentStatus; from: readonly PaymentStatus[]; at: Date; details: PaymentDetails },
+): Promise<PaymentRow | undefined> {
+  const columns = DETAIL_COLUMNS.filter((column) => change.details[column] !== undefined);
+  const sets = columns.map((column, i) => `${column} = $${i + 8}`);
+  const { rows } = await tx.query<PaymentRow>(
+    `UPDATE payments SET status = $4, updated_at = $6,
+            completed_at = CASE WHEN $4 = 'completed' THEN $6 ELSE completed_at END,
+            failed_at = CASE WHEN $4 = 'failed' THEN $6 ELSE failed_at END${sets.map((set) => `, ${set}`).join('')}
+      WHERE id = $1 AND workspace_id = $2 AND environment = $3 AND status = ANY($5::text[])
+        AND ($7::uuid IS NULL OR party_id = $7)
+      RETURNING *`,
+    [
+      id,
+      scope.workspaceId,
+      scope.environment,
+      change.to,
+      change.from,
+      change.at,
+      scope.partyId ?? null,
+      ...columns.map((column) => detailValue(column, change.details[column])),
+    ],
+  );
+  return rows[0];
+}
+
+export interface PaymentListFilter {
+  workspaceId: string;
+  environment: Environment;
+  partyId: string | null;
+  status?: PaymentStatus;
+  kind?: PaymentKind;
+  cursor?: string;
+  limit: number;
+}
+
+/** Newest first: ids are UUIDv7, so id order is creation order. */
+export async function listPaymentRows(q: Queryable, filter: PaymentListFilter): Promise<PaymentRow[]> {
+  const { rows } = await q.query<PaymentRow>(
+    `SELECT * FROM payments
+      WHERE workspace_id = $1 AND environment = $2 AND ($3::uuid IS NULL OR party_id = $3)
+        AND ($4::text IS NULL OR status = $4) AND ($5::text IS NULL OR kind = $5) AND ($6::uuid IS NULL OR id < $6)
+      ORDER BY id DESC LIMIT $7`,
+    [
+      filter.workspaceId,
+      filter.environment,
+      filter.partyId,
+      filter.status ?? null,
+      filter.kind ?? null,
+      filter.cursor ?? null,
+      filter.limit,
+    ],
+  );
+  return rows;
+}

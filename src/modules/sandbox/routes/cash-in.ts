@@ -1,0 +1,24 @@
+import type { Deps } from '../../../platform/context.ts';
+import { type App, EnvParams, respond } from '../../../platform/schema.ts';
+import { Payment } from '../../payments/schemas.ts';
+import { SimulateCashInBody } from '../schemas.ts';
+import { simulateCashIn } from '../service.ts';
+
+export default function route(app: App, deps: Deps) {
+  app.post(
+    '/v1/:env/simulate/pix/cash-in',
+    {
+      config: { auth: 'any', subaccount: true, moneyMoving: true },
+      schema: {
+        tags: ['sandbox'],
+        summary: 'Sandbox only: a PIX payment received and settled at once, credited to the party',
+        params: EnvParams,
+        body: SimulateCashInBody,
+        response: respond(Payment),
+      },
+    },
+    async (request) => ({
+      data: await request.write((tx) => simulateCashIn(tx, request.caller!, request.body, deps.clock.now())),
+    }),
+  );
+}
