@@ -9,6 +9,7 @@ import { LOG_REDACT_PATHS } from './platform/logging.ts';
 import { resolveMasterKey } from './platform/master-key.ts';
 import { Sealer } from './platform/secrets.ts';
 import { TaskRunner } from './platform/tasks.ts';
+import { createProviders } from './providers/index.ts';
 
 const USAGE = `usage: lastro <command>
   serve [--no-workers]   start the HTTP API (and the background workers unless --no-workers)
@@ -40,7 +41,13 @@ async function main(argv: string[]): Promise<void> {
       { file: master.file },
       'MASTER_KEY is not set: generated one into DATA_DIR (set MASTER_KEY in production)',
     );
-  const deps: Deps = { config, db, clock: systemClock, sealer: new Sealer(master.key) };
+  const deps: Deps = {
+    config,
+    db,
+    clock: systemClock,
+    sealer: new Sealer(master.key),
+    providers: createProviders(config, db, systemClock),
+  };
 
   const runWorkers = command === 'worker' || !argv.includes('--no-workers');
   const runner = new TaskRunner(deps, runWorkers ? BACKGROUND_TASKS : [], log);

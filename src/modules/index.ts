@@ -26,6 +26,14 @@ import listWebhookEndpoints from './webhooks/routes/list-endpoints.ts';
 import retryWebhookDelivery from './webhooks/routes/retry-delivery.ts';
 import rotateWebhookSecret from './webhooks/routes/rotate-secret.ts';
 import updateWebhookEndpoint from './webhooks/routes/update-endpoint.ts';
+import createPixCharge from './pix/routes/charges-create.ts';
+import createPixPayout from './pix/routes/payouts-create.ts';
+import paymentQrCode from './pix/routes/qr.ts';
+import createRefund from './pix/routes/refund-create.ts';
+import deleteSettlementKey from './pix/routes/settlement-key-delete.ts';
+import getSettlementKey from './pix/routes/settlement-key-get.ts';
+import putSettlementKey from './pix/routes/settlement-key-put.ts';
+import simulatePaymentHelpers from './pix/routes/simulate.ts';
 import getWorkspace from './workspace/routes/get.ts';
 import updateWorkspace from './workspace/routes/update.ts';
 
@@ -61,6 +69,14 @@ const ROUTES: RouteModule[] = [
   listWebhookDeliveries,
   getWebhookDelivery,
   retryWebhookDelivery,
+  putSettlementKey,
+  getSettlementKey,
+  deleteSettlementKey,
+  createPixPayout,
+  createPixCharge,
+  createRefund,
+  paymentQrCode,
+  simulatePaymentHelpers,
 ];
 
 export function registerModules(app: App, deps: Deps): void {

@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Database } from '../db/types.ts';
+import type { Providers } from '../providers/index.ts';
 import type { Sealer } from './secrets.ts';
 
 export type Environment = 'sandbox' | 'live';
@@ -15,6 +16,7 @@ export interface Deps {
   db: Database;
   clock: Clock;
   sealer: Sealer;
+  providers: Providers;
 }
 
 /** Who is calling, for which workspace and environment; set by the authentication hook. */

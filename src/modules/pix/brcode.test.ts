@@ -44,7 +44,9 @@ describe('BR Code', () => {
           const parsed = parsePix(code);
           expect(hasError(parsed)).toBe(false);
           if (hasError(parsed)) return;
-          expect(Math.round(Number((parsed as { transactionAmount?: number }).transactionAmount) * 100)).toBe(Number(amountMinor));
+          expect(Math.round(Number((parsed as { transactionAmount?: number }).transactionAmount) * 100)).toBe(
+            Number(amountMinor),
+          );
           expect((parsed as { txid?: string }).txid).toBe(txid);
         },
       ),

@@ -1,0 +1,90 @@
+import type { Tx } from '../../db/types.ts';
+import { currencyOf, parseAmount } from '../../ledger/currency.ts';
+import { owningParty } from '../../ledger/parties.ts';
+import type { Caller, Deps } from '../../platform/context.ts';
+import { AppError, invalidRequest } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { createPayment } from '../payments/service.ts';
+import { feeFor } from './fees.ts';
+import { parseDocument } from './keys.ts';
+
+export interface ChargeInput {
+  amount_minor: string;
+  currency?: string;
+  party_id?: string;
+  description?: string;
+  expires_in_seconds?: number;
+  payer?: { name: string; document: string };
+  metadata?: Record<string, unknown>;
+}
+
+/** Checks a charge before anything is written or the provider is called. */
+export function validateCharge(input: ChargeInput) {
+  const amount = parseAmount(input.amount_minor);
+  const currency = currencyOf(input.currency ?? 'BRL');
+  if (currency !== 'BRL') throw new AppError('unsupported_currency', 'PIX charges are in BRL.');
+  const payerDocument = input.payer ? parseDocument(input.payer.document) : undefined;
+  if (input.payer && !payerDocument) {
+    throw invalidRequest('payer.document must be a valid CPF or CNPJ.', [
+      { field: 'body.payer.document', issue: 'not a valid CPF or CNPJ' },
+    ]);
+  }
+  return { amount, currency, payerDocument };
+}
+
+/**
+ * Creates a cash-in charge. The provider registers it first (outside any transaction: it only
+ * hands out a BR Code, no money moves), then one transaction records the payment and its event.
+ * A charge whose transaction fails leaves an orphan BR Code at the provider that simply expires.
+ */
+export async function createCharge(
+  deps: Deps,
+  caller: Caller,
+  input: ChargeInput,
+  write: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>,
+  idempotencyKey?: string,
+) {
+  const { amount, currency, payerDocument } = validateCharge(input);
+  const provider = deps.providers.pix(caller.environment);
+  if (!provider)
+    throw new AppError('provider_unavailable', 'No PIX provider is configured for this environment.');
+  const partyId = await owningParty(deps.db, caller, input.party_id);
+  const fee = await feeFor(deps.db, caller.workspaceId, caller.environment, 'pix_cash_in', amount);
+  if (fee >= amount)
+    throw new AppError('invalid_amount', `amount_minor must be more than the cash-in fee of ${fee}.`);
+  const paymentId = newId();
+  const at = deps.clock.now();
+  const expiresAt = new Date(at.getTime() + (input.expires_in_seconds ?? 86_400) * 1000);
+  const charge = await provider.createCharge({
+    paymentId,
+    amountMinor: amount,
+    description: input.description,
+    expiresAt,
+  });
+  return write((tx) =>
+    createPayment(
+      tx,
+      {
+        id: paymentId,
+        workspace_id: caller.workspaceId,
+        environment: caller.environment,
+        party_id: partyId,
+        kind: 'pix_cash_in',
+        amount_minor: amount,
+        currency,
+        fee_minor: fee,
+        description: input.description ?? null,
+        pix_qr_code: charge.brCode,
+        pix_txid: charge.txid,
+        provider_ref: charge.providerRef,
+        expires_at: expiresAt,
+        idempotency_key: idempotencyKey ?? null,
+        metadata: input.metadata,
+        counterparty: input.payer
+          ? { name: input.payer.name, document: payerDocument!.value, document_type: payerDocument!.type }
+          : null,
+      },
+      { at },
+    ),
+  );
+}

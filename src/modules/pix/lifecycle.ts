@@ -1,0 +1,273 @@
+/**
+ * The life of a PIX payment after its creating transaction commits (DESIGN.md, Money-moving flows):
+ *
+ *   payout/refund committed with a SEND_JOB ─▶ worker calls the provider (no transaction open)
+ *     ─▶ new transaction: created → processing, POLL_JOB enqueued
+ *     ─▶ provider settles ─▶ new transaction: locked → PIX settlement (+ fee revenue), completed
+ *                                          or locked → available, failed (with failure_reason)
+ *
+ * Every step is idempotent: the provider is keyed by the payment id, and a settlement only applies
+ * to a payment still in created/processing (its row is locked first), so a job run twice, a sweep
+ * and a sandbox helper racing each other settle a payment once.
+ */
+import type { Tx } from '../../db/types.ts';
+import { partyAccount, systemAccount } from '../../ledger/accounts.ts';
+import type { Currency } from '../../ledger/currency.ts';
+import { moveKind, type PostingInput, postJournal } from '../../ledger/ledger.ts';
+import type { Deps, Environment } from '../../platform/context.ts';
+import { AppError } from '../../platform/errors.ts';
+import { enqueueJob, type Job, type JobOutcome, registerJobHandler } from '../../platform/jobs.ts';
+import type { BackgroundTask } from '../../platform/tasks.ts';
+import { endToEndId } from '../../providers/pix/end-to-end-id.ts';
+import type { ProviderTransfer } from '../../providers/pix/provider.ts';
+import { SANDBOX_ISPB } from '../../providers/pix/sandbox.ts';
+import { findPaymentRow, type PaymentRow, type PaymentScope } from '../payments/repo.ts';
+import { lockPayment, transition } from '../payments/service.ts';
+import type { PixKeyType } from './keys.ts';
+
+export const SEND_JOB = 'pix.send';
+export const POLL_JOB = 'pix.poll';
+
+interface TransferJob {
+  paymentId: string;
+  workspaceId: string;
+  environment: Environment;
+}
+
+const scopeOf = (job: TransferJob): PaymentScope => ({
+  workspaceId: job.workspaceId,
+  environment: job.environment,
+});
+const OPEN = new Set(['created', 'processing']);
+const isOutgoing = (row: PaymentRow) => row.kind === 'pix_cash_out' || row.kind === 'pix_refund';
+
+function pollDelayMs(deps: Deps, environment: Environment): number {
+  return environment === 'sandbox' ? Math.max(50, deps.config.sandboxSettleMs) : 2000;
+}
+
+/** Hands a committed payout or refund to the provider, then records what it said. */
+export async function sendToProvider(deps: Deps, job: TransferJob): Promise<JobOutcome> {
+  const row = await findPaymentRow(deps.db, scopeOf(job), job.paymentId);
+  if (!row || !OPEN.has(row.status) || !isOutgoing(row)) return { done: true };
+  const provider = deps.providers.pix(job.environment);
+  if (!provider) {
+    return { done: false, retryAt: new Date(deps.clock.now().getTime() + 60_000), reason: 'no PIX provider' };
+  }
+  let result: ProviderTransfer;
+  if (row.kind === 'pix_refund') {
+    const original = row.related_payment_id
+      ? await findPaymentRow(deps.db, scopeOf(job), row.related_payment_id)
+      : undefined;
+    result = await provider.sendRefund({
+      paymentId: row.id,
+      originalEndToEndId: original?.pix_tx_id ?? null,
+      amountMinor: row.amount_minor,
+    });
+  } else {
+    const counterparty = (row.counterparty ?? {}) as { pix_key_type?: PixKeyType };
+    result = await provider.sendPayout({
+      paymentId: row.id,
+      amountMinor: row.amount_minor,
+      pixKey: row.pix_key!,
+      pixKeyType: counterparty.pix_key_type ?? 'evp',
+      description: row.description,
+    });
+  }
+  if (result.status === 'unknown') throw new Error('provider did not register the transfer');
+  await recordOutcome(deps, job, result);
+  return { done: true };
+}
+
+/** Asks the provider where a transfer stands; settles it once it is final. */
+export async function pollProvider(deps: Deps, job: TransferJob): Promise<JobOutcome> {
+  const row = await findPaymentRow(deps.db, scopeOf(job), job.paymentId);
+  if (!row || !OPEN.has(row.status)) return { done: true };
+  const provider = deps.providers.pix(job.environment);
+  const result = provider ? await provider.getStatus(job.paymentId) : undefined;
+  if (!result || result.status === 'processing') {
+    return {
+      done: false,
+      retryAt: new Date(deps.clock.now().getTime() + pollDelayMs(deps, job.environment)),
+      reason: 'still processing',
+    };
+  }
+  if (result.status === 'unknown') return sendToProvider(deps, job);
+  await recordOutcome(deps, job, result);
+  return { done: true };
+}
+
+/** Records a provider's answer in one transaction: processing (and a poll), or the final settlement. */
+export async function recordOutcome(deps: Deps, job: TransferJob, result: ProviderTransfer): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const row = await lockPayment(tx, scopeOf(job), job.paymentId);
+    if (!OPEN.has(row.status)) return;
+    const at = deps.clock.now();
+    if (row.status === 'created') {
+      await transition(
+        tx,
+        scopeOf(job),
+        row.id,
+        'processing',
+        { provider_ref: result.providerRef ?? null },
+        { at },
+      );
+    }
+    if (result.status === 'processing') {
+      await enqueueJob(tx, POLL_JOB, { ...job }, new Date(at.getTime() + pollDelayMs(deps, job.environment)));
+    } else if (result.status === 'completed') {
+      await settleOutgoing(tx, row, at, result.endToEndId ?? null);
+    } else if (result.status === 'failed') {
+      await moveKind(tx, {
+        workspaceId: row.workspace_id,
+        environment: row.environment,
+        partyId: row.party_id,
+        currency: row.currency as Currency,
+        from: 'locked',
+        to: 'available',
+        amount: row.amount_minor + row.fee_minor,
+        referenceType: 'payment',
+        referenceId: row.id,
+        at,
+      });
+      await transition(
+        tx,
+        scopeOf(job),
+        row.id,
+        'failed',
+        { failure_reason: result.failureReason ?? 'provider_failed' },
+        { at },
+      );
+    }
+  });
+}
+
+async function settleOutgoing(tx: Tx, row: PaymentRow, at: Date, e2e: string | null): Promise<void> {
+  const currency = row.currency as Currency;
+  const locked = partyAccount(row.workspace_id, row.environment, row.party_id, currency, 'locked');
+  const postings: PostingInput[] = [
+    { account: locked, direction: 'debit', amount: row.amount_minor + row.fee_minor },
+    { account: systemAccount.pixSettlement(row.environment), direction: 'credit', amount: row.amount_minor },
+  ];
+  if (row.fee_minor > 0n) {
+    postings.push({
+      account: systemAccount.feeRevenue(row.environment, currency),
+      direction: 'credit',
+      amount: row.fee_minor,
+    });
+  }
+  await postJournal(tx, {
+    workspaceId: row.workspace_id,
+    environment: row.environment,
+    referenceType: 'payment',
+    referenceId: row.id,
+    postings,
+    at,
+  });
+  const scope = { workspaceId: row.workspace_id, environment: row.environment };
+  await transition(tx, scope, row.id, 'completed', { pix_tx_id: e2e }, { at });
+  if (row.kind === 'pix_refund' && row.related_payment_id)
+    await markRefundedWhenWhole(tx, scope, row.related_payment_id, at);
+}
+
+/** The original cash-in becomes `refunded` once completed refunds add up to all of it. */
+async function markRefundedWhenWhole(
+  tx: Tx,
+  scope: PaymentScope,
+  originalId: string,
+  at: Date,
+): Promise<void> {
+  const { rows } = await tx.query<{ refunded: bigint; amount: bigint; status: string }>(
+    `SELECT p.amount_minor AS amount, p.status,
+            (SELECT coalesce(sum(r.amount_minor), 0) FROM payments r
+              WHERE r.related_payment_id = p.id AND r.kind = 'pix_refund' AND r.status = 'completed')::bigint AS refunded
+       FROM payments p WHERE p.id = $1 FOR UPDATE`,
+    [originalId],
+  );
+  const original = rows[0];
+  if (original && original.status === 'completed' && original.refunded >= original.amount) {
+    await transition(tx, scope, originalId, 'refunded', {}, { at });
+  }
+}
+
+/** A buyer pays a cash-in charge: net amount to the party, fee to fee revenue, completed. */
+export async function payCharge(tx: Tx, deps: Deps, scope: PaymentScope, id: string) {
+  const row = await lockPayment(tx, scope, id);
+  if (row.kind !== 'pix_cash_in')
+    throw new AppError('invalid_state', 'Only a PIX charge (pix_cash_in) can be paid.');
+  const at = deps.clock.now();
+  if (row.status !== 'created') throw new AppError('invalid_state', `A ${row.status} charge cannot be paid.`);
+  if (row.expires_at && row.expires_at <= at) throw new AppError('invalid_state', 'The charge has expired.');
+  const currency = row.currency as Currency;
+  const postings: PostingInput[] = [
+    { account: systemAccount.pixSettlement(row.environment), direction: 'debit', amount: row.amount_minor },
+    {
+      account: partyAccount(row.workspace_id, row.environment, row.party_id, currency, 'available'),
+      direction: 'credit',
+      amount: row.amount_minor - row.fee_minor,
+    },
+  ];
+  if (row.fee_minor > 0n) {
+    postings.push({
+      account: systemAccount.feeRevenue(row.environment, currency),
+      direction: 'credit',
+      amount: row.fee_minor,
+    });
+  }
+  await postJournal(tx, {
+    workspaceId: row.workspace_id,
+    environment: row.environment,
+    referenceType: 'payment',
+    referenceId: row.id,
+    postings,
+    at,
+  });
+  return transition(tx, scope, row.id, 'completed', { pix_tx_id: endToEndId(SANDBOX_ISPB, at) }, { at });
+}
+
+/** Charges left unpaid past expires_at become expired. */
+export async function expireDueCharges(deps: Deps): Promise<number> {
+  const { rows } = await deps.db.query<{ id: string; workspace_id: string; environment: Environment }>(
+    `SELECT id, workspace_id, environment FROM payments
+      WHERE status = 'created' AND kind = 'pix_cash_in' AND expires_at <= $1 ORDER BY expires_at LIMIT 100`,
+    [deps.clock.now()],
+  );
+  for (const row of rows) {
+    await deps.db.transaction(async (tx) => {
+      const scope = { workspaceId: row.workspace_id, environment: row.environment };
+      const current = await lockPayment(tx, scope, row.id);
+      if (current.status === 'created')
+        await transition(tx, scope, row.id, 'expired', {}, { at: deps.clock.now() });
+    });
+  }
+  return rows.length;
+}
+
+/** Re-asks the provider about payouts and refunds left in processing (a lost poll, a restart). */
+export async function reconcileProcessing(deps: Deps): Promise<number> {
+  const { rows } = await deps.db.query<{ id: string; workspace_id: string; environment: Environment }>(
+    `SELECT id, workspace_id, environment FROM payments
+      WHERE status = 'processing' AND kind IN ('pix_cash_out', 'pix_refund') AND updated_at < $1
+      ORDER BY updated_at LIMIT 100`,
+    [new Date(deps.clock.now().getTime() - 5 * 60_000)],
+  );
+  for (const row of rows) {
+    await pollProvider(deps, {
+      paymentId: row.id,
+      workspaceId: row.workspace_id,
+      environment: row.environment,
+    });
+  }
+  return 0;
+}
+
+const asTransferJob = (job: Job) => job.payload as unknown as TransferJob;
+
+export function registerPixJobs(): void {
+  registerJobHandler(SEND_JOB, (deps, job) => sendToProvider(deps, asTransferJob(job)));
+  registerJobHandler(POLL_JOB, (deps, job) => pollProvider(deps, asTransferJob(job)));
+}
+
+export const PIX_TASKS: BackgroundTask[] = [
+  { name: 'pix-charge-expiry', intervalMs: 5_000, run: expireDueCharges },
+  { name: 'pix-reconcile', intervalMs: 60_000, run: reconcileProcessing },
+];

@@ -1,0 +1,119 @@
+import type { Tx } from '../../db/types.ts';
+import { currencyOf, parseAmount } from '../../ledger/currency.ts';
+import { moveKind } from '../../ledger/ledger.ts';
+import { owningParty } from '../../ledger/parties.ts';
+import type { Caller, Deps } from '../../platform/context.ts';
+import { AppError } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { enqueueJob } from '../../platform/jobs.ts';
+import { createPayment } from '../payments/service.ts';
+import { feeFor } from './fees.ts';
+import { type PixKeyType, parsePixKey } from './keys.ts';
+import { SEND_JOB } from './lifecycle.ts';
+import { findSettlementKey } from './settlement-key.ts';
+
+export interface PayoutInput {
+  amount_minor: string;
+  currency?: string;
+  pix_key?: string;
+  pix_key_type?: PixKeyType;
+  party_id?: string;
+  description?: string;
+  receiver_name?: string;
+  receiver_document?: string;
+  payout_account_id?: string;
+  approval_id?: string;
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * Starts a PIX payout in the caller's transaction, checks in API.md's order: body (400) →
+ * settlement key (403) → KYC in live (403) → balance (422) → provider (503). Amount + fee move
+ * available → locked here; the provider is called by the send job after commit.
+ */
+export async function createPayout(
+  tx: Tx,
+  deps: Deps,
+  caller: Caller,
+  input: PayoutInput,
+  idempotencyKey?: string,
+) {
+  const amount = parseAmount(input.amount_minor);
+  const currency = currencyOf(input.currency ?? 'BRL');
+  if (currency !== 'BRL') throw new AppError('unsupported_currency', 'PIX payouts are in BRL.');
+  if (!input.pix_key?.trim()) throw new AppError('pix_key_required', 'pix_key is required.');
+  // With an API key the destination is the registered settlement key, whatever pix_key says, so the
+  // sent key is only checked when it is the destination (a dashboard session).
+  const sentKey = caller.type === 'session' ? parsePixKey(input.pix_key, input.pix_key_type) : undefined;
+  if (caller.type === 'session' && !sentKey) {
+    throw new AppError('invalid_pix_key', 'pix_key is not a valid CPF, CNPJ, e-mail, +55 phone or EVP key.');
+  }
+  const partyId = await owningParty(tx, caller, input.party_id);
+
+  const settlement = await findSettlementKey(tx, caller.workspaceId, caller.environment);
+  if (!settlement) {
+    throw new AppError(
+      'settlement_key_required',
+      'Register a settlement key in the dashboard before paying out.',
+    );
+  }
+  if (caller.environment === 'live') {
+    const { rows } = await tx.query<{ kyc_status: string }>('SELECT kyc_status FROM parties WHERE id = $1', [
+      partyId,
+    ]);
+    if (rows[0]?.kyc_status !== 'approved') {
+      throw new AppError('kyc_not_approved', 'The paying party needs approved KYC before live payouts.');
+    }
+  }
+  const destination = sentKey ?? { type: settlement.pix_key_type, value: settlement.pix_key };
+  const fee = await feeFor(tx, caller.workspaceId, caller.environment, 'pix_payout', amount);
+  const at = deps.clock.now();
+  const paymentId = newId();
+
+  const payment = await createPayment(
+    tx,
+    {
+      id: paymentId,
+      workspace_id: caller.workspaceId,
+      environment: caller.environment,
+      party_id: partyId,
+      kind: 'pix_cash_out',
+      amount_minor: amount,
+      currency,
+      fee_minor: fee,
+      pix_key: destination.value,
+      description: input.description ?? null,
+      idempotency_key: idempotencyKey ?? null,
+      metadata: input.metadata,
+      counterparty: {
+        pix_key: destination.value,
+        pix_key_type: destination.type,
+        name: sentKey ? (input.receiver_name ?? null) : settlement.holder_name,
+        document: sentKey ? (input.receiver_document ?? null) : settlement.holder_document,
+      },
+    },
+    { at },
+  );
+  await moveKind(tx, {
+    workspaceId: caller.workspaceId,
+    environment: caller.environment,
+    partyId,
+    currency,
+    from: 'available',
+    to: 'locked',
+    amount: amount + fee,
+    referenceType: 'payment',
+    referenceId: paymentId,
+    at,
+  });
+  if (!deps.providers.pix(caller.environment)) {
+    throw new AppError('provider_unavailable', 'No PIX provider is configured for this environment.');
+  }
+  await enqueueJob(
+    tx,
+    SEND_JOB,
+    { paymentId, workspaceId: caller.workspaceId, environment: caller.environment },
+    at,
+  );
+  return payment;
+}

@@ -1,0 +1,88 @@
+import type { Tx } from '../../db/types.ts';
+import type { Currency } from '../../ledger/currency.ts';
+import { parseAmount } from '../../ledger/currency.ts';
+import { moveKind } from '../../ledger/ledger.ts';
+import type { Caller, Deps } from '../../platform/context.ts';
+import { AppError } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { enqueueJob } from '../../platform/jobs.ts';
+import { createPayment, lockPayment } from '../payments/service.ts';
+import { SEND_JOB } from './lifecycle.ts';
+
+const REFUND_WINDOW_MS = 90 * 24 * 3600_000;
+
+/**
+ * Refunds (part of) a completed PIX cash-in: a new pix_refund payment that takes the amount from
+ * the party's available balance into locked, then goes through the provider like a payout. The
+ * original is locked first, so concurrent refunds cannot together exceed what was received.
+ */
+export async function createRefund(
+  tx: Tx,
+  deps: Deps,
+  caller: Caller,
+  originalId: string,
+  input: { amount_minor?: string; description?: string },
+  idempotencyKey?: string,
+) {
+  const scope = { workspaceId: caller.workspaceId, environment: caller.environment, partyId: caller.partyId };
+  const original = await lockPayment(tx, scope, originalId);
+  if (original.kind !== 'pix_cash_in' || original.status !== 'completed') {
+    throw new AppError('invalid_state', 'Only a completed PIX cash-in can be refunded.');
+  }
+  const at = deps.clock.now();
+  if (!original.completed_at || at.getTime() - original.completed_at.getTime() > REFUND_WINDOW_MS) {
+    throw new AppError('invalid_state', 'A PIX cash-in can only be refunded within 90 days.');
+  }
+  const { rows } = await tx.query<{ taken: bigint }>(
+    `SELECT coalesce(sum(amount_minor), 0)::bigint AS taken FROM payments
+      WHERE related_payment_id = $1 AND kind = 'pix_refund' AND status IN ('created', 'processing', 'completed')`,
+    [original.id],
+  );
+  const refundable = original.amount_minor - rows[0]!.taken;
+  const amount = input.amount_minor === undefined ? refundable : parseAmount(input.amount_minor);
+  if (amount <= 0n || amount > refundable) {
+    throw new AppError('invalid_amount', `At most ${refundable} can still be refunded.`, [
+      { field: 'body.amount_minor', issue: `must be between 1 and ${refundable}` },
+    ]);
+  }
+  const paymentId = newId();
+  const refund = await createPayment(
+    tx,
+    {
+      id: paymentId,
+      workspace_id: original.workspace_id,
+      environment: original.environment,
+      party_id: original.party_id,
+      kind: 'pix_refund',
+      amount_minor: amount,
+      currency: original.currency as Currency,
+      related_payment_id: original.id,
+      description: input.description ?? null,
+      idempotency_key: idempotencyKey ?? null,
+      counterparty: original.counterparty,
+    },
+    { at },
+  );
+  await moveKind(tx, {
+    workspaceId: original.workspace_id,
+    environment: original.environment,
+    partyId: original.party_id,
+    currency: original.currency as Currency,
+    from: 'available',
+    to: 'locked',
+    amount,
+    referenceType: 'payment',
+    referenceId: paymentId,
+    at,
+  });
+  if (!deps.providers.pix(caller.environment)) {
+    throw new AppError('provider_unavailable', 'No PIX provider is configured for this environment.');
+  }
+  await enqueueJob(
+    tx,
+    SEND_JOB,
+    { paymentId, workspaceId: original.workspace_id, environment: original.environment },
+    at,
+  );
+  return refund;
+}

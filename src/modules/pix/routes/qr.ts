@@ -1,0 +1,41 @@
+import QRCode from 'qrcode';
+import { Type } from 'typebox';
+import type { Deps } from '../../../platform/context.ts';
+import { notFound } from '../../../platform/errors.ts';
+import { type App, EnvIdParams, ErrorBody } from '../../../platform/schema.ts';
+import { getPayment } from '../../payments/service.ts';
+
+const FORMATS = {
+  png: {
+    type: 'image/png',
+    render: (text: string) => QRCode.toBuffer(text, { type: 'png', margin: 2, width: 320 }),
+  },
+  svg: { type: 'image/svg+xml', render: (text: string) => QRCode.toString(text, { type: 'svg', margin: 2 }) },
+} as const;
+
+export default function route(app: App, deps: Deps) {
+  for (const [extension, format] of Object.entries(FORMATS)) {
+    app.get(
+      `/v1/:env/payments/:id/qr.${extension}`,
+      {
+        config: { auth: 'any', subaccount: true },
+        schema: {
+          tags: ['pix'],
+          summary: `The charge's BR Code as a QR image (${extension.toUpperCase()})`,
+          params: EnvIdParams,
+          response: {
+            200: Type.String({ contentMediaType: format.type, description: 'QR image' }),
+            '4xx': ErrorBody,
+            '5xx': ErrorBody,
+          },
+        },
+      },
+      async (request, reply) => {
+        const payment = await getPayment(deps.db, request.caller!, request.params.id);
+        if (!payment.pix_qr_code) throw notFound('QR code of this payment');
+        const image = await format.render(payment.pix_qr_code);
+        return reply.type(format.type).send(image as unknown as string);
+      },
+    );
+  }
+}

@@ -1,0 +1,22 @@
+import type { Deps } from '../../../platform/context.ts';
+import { type App, EnvParams, respond } from '../../../platform/schema.ts';
+import { SettlementKey } from '../schemas.ts';
+import { deleteSettlementKey } from '../settlement-key.ts';
+
+export default function route(app: App, deps: Deps) {
+  app.delete(
+    '/v1/:env/settlement-key',
+    {
+      config: { auth: 'session' },
+      schema: {
+        tags: ['pix'],
+        summary: 'Remove the settlement key',
+        params: EnvParams,
+        response: respond(SettlementKey),
+      },
+    },
+    async (request) => ({
+      data: await deps.db.transaction((tx) => deleteSettlementKey(tx, request.caller!, request.ip)),
+    }),
+  );
+}

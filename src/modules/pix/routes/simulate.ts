@@ -1,0 +1,77 @@
+import { Type } from 'typebox';
+import type { Deps } from '../../../platform/context.ts';
+import { type App, EnvIdParams, respond } from '../../../platform/schema.ts';
+import { Payment } from '../../payments/schemas.ts';
+import { simulateExpire, simulateOutcome, simulatePay } from '../simulate.ts';
+
+const config = { auth: 'any', subaccount: true } as const;
+const tags = ['sandbox'];
+
+/** The four payment helpers of API.md: pay, complete, fail, expire (sandbox only; live → 404). */
+export default function route(app: App, deps: Deps) {
+  app.post(
+    '/v1/:env/simulate/payments/:id/pay',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'A buyer pays this PIX charge',
+        params: EnvIdParams,
+        response: respond(Payment),
+      },
+    },
+    async (request) => ({ data: await simulatePay(deps, request.caller!, request.params.id) }),
+  );
+  app.post(
+    '/v1/:env/simulate/payments/:id/complete',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'The PSP settles this payout or refund now',
+        params: EnvIdParams,
+        response: respond(Payment),
+      },
+    },
+    async (request) => ({
+      data: await simulateOutcome(deps, request.caller!, request.params.id, 'completed'),
+    }),
+  );
+  app.post(
+    '/v1/:env/simulate/payments/:id/fail',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'The PSP rejects this payout or refund; the money returns to available',
+        params: EnvIdParams,
+        body: Type.Optional(
+          Type.Object({ failure_reason: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }),
+        ),
+        response: respond(Payment),
+      },
+    },
+    async (request) => ({
+      data: await simulateOutcome(
+        deps,
+        request.caller!,
+        request.params.id,
+        'failed',
+        request.body?.failure_reason,
+      ),
+    }),
+  );
+  app.post(
+    '/v1/:env/simulate/payments/:id/expire',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'This PIX charge passes its expires_at now',
+        params: EnvIdParams,
+        response: respond(Payment),
+      },
+    },
+    async (request) => ({ data: await simulateExpire(deps, request.caller!, request.params.id) }),
+  );
+}

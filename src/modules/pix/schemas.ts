@@ -1,0 +1,59 @@
+import { Type } from 'typebox';
+import { AmountMinor, EnvironmentName, Timestamp, Uuid } from '../../platform/schema.ts';
+import { PIX_KEY_TYPES } from './keys.ts';
+
+export const PixKeyTypeSchema = Type.Enum(PIX_KEY_TYPES);
+
+export const SettlementKey = Type.Object({
+  workspace_id: Uuid,
+  environment: EnvironmentName,
+  pix_key: Type.String(),
+  pix_key_type: PixKeyTypeSchema,
+  holder_name: Type.String(),
+  holder_document: Type.String(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const SettlementKeyBody = Type.Object({
+  pix_key: Type.String({ minLength: 1, maxLength: 77 }),
+  pix_key_type: Type.Optional(PixKeyTypeSchema),
+  holder_name: Type.String({ minLength: 1, maxLength: 140 }),
+  holder_document: Type.String({ minLength: 11, maxLength: 18 }),
+});
+
+const Text = (max: number) => Type.String({ maxLength: max });
+
+export const PayoutBody = Type.Object({
+  amount_minor: AmountMinor,
+  currency: Type.Optional(Type.String({ maxLength: 8, default: 'BRL' })),
+  pix_key: Type.Optional(Text(140)),
+  payout_account_id: Type.Optional(Uuid),
+  party_id: Type.Optional(Uuid),
+  description: Type.Optional(Text(140)),
+  receiver_name: Type.Optional(Text(140)),
+  receiver_document: Type.Optional(Text(18)),
+  pix_key_type: Type.Optional(PixKeyTypeSchema),
+  approval_id: Type.Optional(Uuid),
+  metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+});
+
+export const ChargeBody = Type.Object({
+  amount_minor: AmountMinor,
+  currency: Type.Optional(Type.String({ maxLength: 8, default: 'BRL' })),
+  party_id: Type.Optional(Uuid),
+  description: Type.Optional(Text(140)),
+  expires_in_seconds: Type.Optional(Type.Integer({ minimum: 60, maximum: 604800, default: 86400 })),
+  payer: Type.Optional(
+    Type.Object({
+      name: Type.String({ minLength: 1, maxLength: 140 }),
+      document: Type.String({ maxLength: 18 }),
+    }),
+  ),
+  metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+});
+
+export const RefundBody = Type.Object({
+  amount_minor: Type.Optional(AmountMinor),
+  description: Type.Optional(Text(140)),
+});

@@ -1,0 +1,43 @@
+import type { PixKeyType } from '../../modules/pix/keys.ts';
+
+/**
+ * A PIX service provider (PSP), one method per step of a transfer. Every call is keyed by our
+ * payment id, which the provider treats as its idempotency key: calling twice never pays twice.
+ * Providers are only ever called outside a database transaction, after the intent is committed.
+ */
+export interface PixProvider {
+  readonly name: string;
+  /** Registers a charge (cash-in) and returns its BR Code. */
+  createCharge(input: {
+    paymentId: string;
+    amountMinor: bigint;
+    description?: string | null;
+    expiresAt: Date;
+  }): Promise<{ txid: string; brCode: string; providerRef: string }>;
+  /** Starts a transfer out to a PIX key. Settlement is asynchronous: see getStatus. */
+  sendPayout(input: {
+    paymentId: string;
+    amountMinor: bigint;
+    pixKey: string;
+    pixKeyType: PixKeyType;
+    description?: string | null;
+  }): Promise<ProviderTransfer>;
+  /** Starts a refund (devolução) of a settled cash-in. */
+  sendRefund(input: {
+    paymentId: string;
+    originalEndToEndId: string | null;
+    amountMinor: bigint;
+  }): Promise<ProviderTransfer>;
+  /** Where a payout or refund stands now; 'unknown' when the provider never saw the payment id. */
+  getStatus(paymentId: string): Promise<ProviderTransfer>;
+}
+
+export interface ProviderTransfer {
+  status: 'processing' | 'completed' | 'failed' | 'unknown';
+  providerRef?: string;
+  endToEndId?: string;
+  failureReason?: string;
+}
+
+/** The provider is down or not configured: the caller answers 503 provider_unavailable. */
+export class ProviderUnavailableError extends Error {}

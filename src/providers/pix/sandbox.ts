@@ -1,0 +1,105 @@
+import type { Database } from '../../db/types.ts';
+import { buildBrCode } from '../../modules/pix/brcode.ts';
+import type { Clock } from '../../platform/context.ts';
+import { randomBase62 } from '../../platform/secrets.ts';
+import { endToEndId } from './end-to-end-id.ts';
+import type { PixProvider, ProviderTransfer } from './provider.ts';
+
+/** ISPB used by the sandbox PSP in end-to-end ids (not a real institution's). */
+export const SANDBOX_ISPB = '99999004';
+/** The sandbox PSP's collection key: every sandbox BR Code pays this EVP. */
+export const SANDBOX_COLLECTION_KEY = '6f1c1a0e-3b7d-4c5e-9a2f-1d8e7b6a5c40';
+
+interface TransferRow {
+  payment_id: string;
+  amount: bigint;
+  end_to_end_id: string;
+  status: 'processing' | 'completed' | 'failed';
+  failure_reason: string | null;
+  settle_at: Date;
+}
+
+/**
+ * A PSP that behaves like a real one: transfers settle asynchronously after `settleMs`, carry
+ * end-to-end ids in the real format, are idempotent on the payment id, and an amount ending in
+ * 13 is rejected by the "receiving bank". Its state lives in its own table, as a PSP's would.
+ */
+export class SandboxPixProvider implements PixProvider {
+  readonly name = 'sandbox';
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly settleMs: number,
+  ) {}
+
+  async createCharge(input: { paymentId: string; amountMinor: bigint; description?: string | null }) {
+    const txid = `LST${randomBase62(22)}`;
+    const brCode = buildBrCode({
+      pixKey: SANDBOX_COLLECTION_KEY,
+      amountMinor: input.amountMinor,
+      merchantName: 'LASTRO SANDBOX',
+      merchantCity: 'SAO PAULO',
+      txid,
+      description: input.description ?? undefined,
+    });
+    return { txid, brCode, providerRef: `sbx_charge_${input.paymentId}` };
+  }
+
+  sendPayout(input: { paymentId: string; amountMinor: bigint; pixKey: string }) {
+    return this.start(input.paymentId, 'payout', input.amountMinor, input.pixKey);
+  }
+
+  sendRefund(input: { paymentId: string; amountMinor: bigint }) {
+    return this.start(input.paymentId, 'refund', input.amountMinor, null);
+  }
+
+  private async start(paymentId: string, direction: string, amount: bigint, pixKey: string | null) {
+    const now = this.clock.now();
+    await this.db.query(
+      `INSERT INTO sandbox_pix_transfers (payment_id, direction, amount, pix_key, end_to_end_id, status, settle_at)
+       VALUES ($1, $2, $3, $4, $5, 'processing', $6) ON CONFLICT (payment_id) DO NOTHING`,
+      [
+        paymentId,
+        direction,
+        amount,
+        pixKey,
+        endToEndId(SANDBOX_ISPB, now),
+        new Date(now.getTime() + this.settleMs),
+      ],
+    );
+    return this.getStatus(paymentId);
+  }
+
+  async getStatus(paymentId: string): Promise<ProviderTransfer> {
+    const { rows } = await this.db.query<TransferRow>(
+      'SELECT * FROM sandbox_pix_transfers WHERE payment_id = $1',
+      [paymentId],
+    );
+    let row = rows[0];
+    if (!row) return { status: 'unknown' };
+    if (row.status === 'processing' && row.settle_at <= this.clock.now()) {
+      const rejected = row.amount % 100n === 13n;
+      const settled = await this.db.query<TransferRow>(
+        `UPDATE sandbox_pix_transfers SET status = $2, failure_reason = $3 WHERE payment_id = $1 RETURNING *`,
+        [paymentId, rejected ? 'failed' : 'completed', rejected ? 'sandbox_rejected' : null],
+      );
+      row = settled.rows[0]!;
+    }
+    return {
+      status: row.status,
+      providerRef: `sbx_${row.payment_id}`,
+      endToEndId: row.end_to_end_id,
+      failureReason: row.failure_reason ?? undefined,
+    };
+  }
+
+  /** Sandbox helpers settle a transfer now, as the PSP would report it. */
+  async forceOutcome(paymentId: string, outcome: 'completed' | 'failed', reason?: string): Promise<void> {
+    await this.db.query(
+      `UPDATE sandbox_pix_transfers SET status = $2, failure_reason = $3, settle_at = least(settle_at, now())
+        WHERE payment_id = $1 AND status = 'processing'`,
+      [paymentId, outcome, outcome === 'failed' ? (reason ?? 'sandbox_failed') : null],
+    );
+  }
+}
