@@ -9,7 +9,13 @@ export interface ReceivedWebhook {
   timestamp: string;
   signature: string;
   body: string;
-  payload: { id: string; type: string; workspace_id: string; environment: string; data: { object: Record<string, unknown> } };
+  payload: {
+    id: string;
+    type: string;
+    workspace_id: string;
+    environment: string;
+    data: { object: Record<string, unknown> };
+  };
   /** The secrets (of those set for the path) whose signature the library verified. */
   verifiedWith: string[];
   at: number;

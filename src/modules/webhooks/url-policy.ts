@@ -8,6 +8,7 @@ import { invalidRequest } from '../../platform/errors.ts';
  * WEBHOOK_ALLOW_PRIVATE=1): loopback, private, shared (CGNAT), link-local (cloud metadata at
  * 169.254.169.254), unspecified, multicast, reserved and documentation ranges, and the IPv6 forms
  * that embed an IPv4 address (mapped, NAT64, 6to4) so no private IPv4 hides behind one.
+ * (No ::ffff:0:0/96 rule: BlockList maps every IPv4 address into it, so it would block them all.)
  */
 const BLOCKED = new BlockList();
 for (const [network, prefix] of [
@@ -30,7 +31,6 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ['::', 128],
   ['::1', 128],
-  ['::ffff:0:0', 96],
   ['64:ff9b::', 96],
   ['64:ff9b:1::', 48],
   ['100::', 64],
@@ -49,7 +49,12 @@ const BLOCKED_NAMES = /^(localhost|.*\.localhost|metadata\.google\.internal|meta
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return BLOCKED.check(address, 'ipv4');
-  if (family === 6) return BLOCKED.check(address.replace(/%.*$/, ''), 'ipv6');
+  if (family === 6) {
+    // Node's BlockList checks IPv4 rules against IPv4-mapped addresses itself; an IPv4-mapped
+    // destination is refused outright (no public webhook URL needs that form).
+    const normalized = new URL(`http://[${address.replace(/%.*$/, '')}]`).hostname.slice(1, -1);
+    return /^::ffff:/i.test(normalized) || BLOCKED.check(normalized, 'ipv6');
+  }
   return true; // not an address at all: refuse rather than guess
 }
 
