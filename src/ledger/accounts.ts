@@ -100,6 +100,8 @@ export async function ensureAccounts(q: Queryable, refs: readonly AccountRef[]):
     `WITH created AS (
        INSERT INTO ledger_accounts (id, workspace_id, environment, party_id, currency, kind, network)
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::text[], $7::text[])
+                  AS u (id, workspace_id, environment, party_id, currency, kind, network)
+        ORDER BY id -- a fixed order: two transactions creating the same accounts cannot deadlock
        ON CONFLICT DO NOTHING
        RETURNING id, party_id
      )

@@ -85,9 +85,10 @@ CREATE TRIGGER ledger_postings_no_truncate BEFORE TRUNCATE ON ledger_postings
 -- Posts one journal in one round trip. The caller (src/ledger/ledger.ts, the only caller) has already
 -- checked that the postings sum to zero per currency. Balances are changed one account at a time in
 -- account-id order (a fixed order: two journals touching the same accounts cannot deadlock), each with
--- one conditional UPDATE, so a debit never reads then writes. When a debit cannot be covered, or an
--- account does not exist yet, the changes already made are undone here and nothing is written:
--- the function returns the reason and the account, and the transaction stays usable and clean.
+-- one conditional UPDATE, so a debit never reads then writes. When an account does not exist yet,
+-- nothing is touched; when a debit cannot be covered, the changes already made are undone here and
+-- nothing is written: the function returns the reason and the account, and the transaction stays
+-- usable and clean.
 -- Returns (outcome, failed_account): ('ok', NULL), ('insufficient', account) or ('missing', account).
 CREATE FUNCTION ledger_post(
   p_journal_id uuid,
@@ -107,8 +108,18 @@ DECLARE
   change record;
   done_ids uuid[] := '{}';
   done_deltas bigint[] := '{}';
-  found_row boolean;
 BEGIN
+  -- Missing accounts are reported before any row is locked: the caller then creates them, and a
+  -- transaction waiting on another's account insert never holds a balance lock the other one needs.
+  SELECT u.id INTO failed_account
+    FROM unnest(p_account_ids) AS u (id)
+   WHERE NOT EXISTS (SELECT 1 FROM ledger_balances b WHERE b.account_id = u.id)
+   LIMIT 1;
+  IF failed_account IS NOT NULL THEN
+    outcome := 'missing';
+    RETURN;
+  END IF;
+
   FOR change IN
     SELECT u.account_id AS id, sum(CASE WHEN u.direction = 'credit' THEN u.amount ELSE -u.amount END)::bigint AS delta
       FROM unnest(p_account_ids, p_directions, p_amounts) AS u (account_id, direction, amount)
@@ -119,8 +130,7 @@ BEGIN
     UPDATE ledger_balances b SET balance = b.balance + change.delta
      WHERE b.account_id = change.id AND (change.delta > 0 OR NOT b.non_negative OR b.balance >= -change.delta);
     IF NOT FOUND THEN
-      SELECT true INTO found_row FROM ledger_balances b WHERE b.account_id = change.id;
-      outcome := CASE WHEN found_row THEN 'insufficient' ELSE 'missing' END;
+      outcome := 'insufficient';
       failed_account := change.id;
       UPDATE ledger_balances b SET balance = b.balance - d.delta
         FROM unnest(done_ids, done_deltas) AS d (id, delta)
