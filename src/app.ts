@@ -35,6 +35,8 @@ function makeAjv(coerceTypes: boolean) {
 
 export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
+  /** Where JSON log lines go (stdout by default); tests read them from here. */
+  logStream?: NodeJS.WritableStream;
 }
 
 /** Builds the HTTP app. It does not listen: main.ts does, tests use inject(). */
@@ -43,6 +45,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     logger: options.logger ?? {
       level: deps.config.logLevel,
       redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
+      ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: 1024 * 1024,
     genReqId: (req) => {
@@ -79,7 +82,10 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    if (request.routeOptions.url) request.log = request.log.child({ route: request.routeOptions.url });
+    if (request.routeOptions.url) {
+      request.log = request.log.child({ route: request.routeOptions.url });
+      reply.log = request.log;
+    }
   });
 
   await app.register(cookie);
@@ -109,7 +115,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
       ),
   });
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const url = request.routeOptions.url;
     const mode = request.routeOptions.config.auth;
     if (mode === 'user') {
@@ -119,6 +125,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     if (!url?.startsWith('/v1/:env') || mode === 'none') return;
     request.caller = await authenticate(deps, request);
     request.log = request.log.child({ workspace_id: request.caller.workspaceId });
+    reply.log = request.log;
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
