@@ -299,7 +299,7 @@ describe('two-factor authentication', () => {
 });
 
 describe('rule 9: sub-account acting', () => {
-  it('a workspace-level caller may act on its own child workspace only', async () => {
+  it('a workspace-level caller acts on its own child workspace only, through X-Subaccount-Id', async () => {
     const owner = await signupOwner(ctx.app);
     const stranger = await signupOwner(ctx.app);
     const child = await ctx.db.query<{ id: string }>(
@@ -307,34 +307,46 @@ describe('rule 9: sub-account acting', () => {
       [owner.workspaceId],
     );
     const childId = child.rows[0]!.id;
-    const { authenticate } = await import('../../src/platform/auth/authenticate.ts');
-    const fakeRequest = (workspaceId: string, credential: string) =>
-      ({
-        params: { env: 'sandbox' },
-        headers: {
-          authorization: `Bearer ${credential}`,
-          'x-workspace-id': workspaceId,
-          'x-subaccount-id': childId,
-        },
-        routeOptions: { config: { auth: 'any', subaccount: true } },
-        cookies: {},
-        url: '/v1/sandbox/balances',
-        id: 'r1',
-        ip: '127.0.0.1',
-      }) as never;
+    const childParty = await ctx.db.query<{ id: string }>(
+      `INSERT INTO parties (id, workspace_id, kind, display_name) VALUES (gen_random_uuid(), $1, 'entity', 'Child') RETURNING id`,
+      [childId],
+    );
+    await ctx.db.query('UPDATE workspaces SET default_party_id = $2 WHERE id = $1', [
+      childId,
+      childParty.rows[0]!.id,
+    ]);
+
     const key = await createApiKey(ctx.app, owner);
-    const caller = await authenticate(ctx.deps, fakeRequest(owner.workspaceId, key.secret));
-    expect(caller).toMatchObject({
-      workspaceId: childId,
-      callerWorkspaceId: owner.workspaceId,
-      actingSubaccountId: childId,
-    });
+    const api = client(ctx.app, key.secret, owner.workspaceId);
+    const own = await api.get('/v1/sandbox/balances');
+    const acting = await api.get('/v1/sandbox/balances', { 'x-subaccount-id': childId });
+    expect(acting.statusCode).toBe(200);
+    expect(own.json().data.every((b: { party_id: string }) => b.party_id === owner.defaultPartyId)).toBe(
+      true,
+    );
+    expect(acting.json().data.every((b: { party_id: string }) => b.party_id === childParty.rows[0]!.id)).toBe(
+      true,
+    );
 
     const strangerKey = await createApiKey(ctx.app, stranger);
-    await expect(
-      authenticate(ctx.deps, fakeRequest(stranger.workspaceId, strangerKey.secret)),
-    ).rejects.toMatchObject({
-      code: 'not_found',
+    const foreign = await client(ctx.app, strangerKey.secret, stranger.workspaceId).get(
+      '/v1/sandbox/balances',
+      {
+        'x-subaccount-id': childId,
+      },
+    );
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().error).toBe('not_found');
+
+    const notAccepted = await api.get('/v1/sandbox/audit-events', { 'x-subaccount-id': childId });
+    expect(notAccepted.statusCode).toBe(400);
+    expect(notAccepted.json().error).toBe('invalid_request');
+
+    const partyKey = await createApiKey(ctx.app, owner, 'sandbox', { party_id: owner.defaultPartyId });
+    const scoped = await client(ctx.app, partyKey.secret, owner.workspaceId).get('/v1/sandbox/balances', {
+      'x-subaccount-id': childId,
     });
+    expect(scoped.statusCode).toBe(403);
+    expect(scoped.json().error).toBe('forbidden');
   });
 });
