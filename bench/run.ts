@@ -1,8 +1,9 @@
 import { writeFileSync } from 'node:fs';
+import { webhooksPart } from './parts/webhooks.ts';
 import { type BenchPart, type BenchRow, printTable } from './table.ts';
 
 /** Every benchmark part; each issue that measures something adds its part here. */
-const PARTS: BenchPart[] = [];
+const PARTS: BenchPart[] = [webhooksPart];
 
 const args = process.argv.slice(2);
 const jsonIndex = args.indexOf('--json');

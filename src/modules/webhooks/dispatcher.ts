@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import type { Tx } from '../../db/types.ts';
 import type { Deps, Environment } from '../../platform/context.ts';
 import { newId } from '../../platform/ids.ts';
 import type { BackgroundTask } from '../../platform/tasks.ts';
@@ -18,7 +19,7 @@ export interface DispatcherOptions {
   timeoutMs?: number;
   /** How long a claim holds a delivery; past it (a crashed worker) another dispatcher takes it again. */
   leaseMs?: number;
-  /** How long run() waits for the attempts it started before returning (the rest finish in the background). */
+  /** How long run() waits at most for an attempt in flight to finish before returning. */
   roundWaitMs?: number;
   random?: () => number;
 }
@@ -36,6 +37,8 @@ interface Claim {
   previous_secret_expires_at: Date | null;
   payload: EmittedEvent;
 }
+
+type LeasedClaim = Claim & { lease_token: string };
 
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
@@ -58,6 +61,9 @@ export class WebhookDispatcher {
   private readonly inFlight = new Set<Promise<void>>();
   private lastEndpoint = NIL_UUID;
   private backgroundError: unknown;
+  private readonly outcomes: PendingOutcome[] = [];
+  private flushing: Promise<void> | undefined;
+  private finished = 0;
 
   constructor(options: DispatcherOptions = {}) {
     this.perEndpoint = options.perEndpoint ?? 8;
@@ -68,7 +74,11 @@ export class WebhookDispatcher {
     this.random = options.random ?? Math.random;
   }
 
-  /** One round; returns how many deliveries it claimed. */
+  /**
+   * One round: claims what is due (within the bounds), starts those attempts, and returns when one
+   * attempt finishes or after roundWaitMs, leaving the rest to finish in the background. Returns how
+   * many deliveries it claimed (or finished meanwhile).
+   */
   async run(deps: Deps): Promise<number> {
     if (this.backgroundError !== undefined) {
       const error = this.backgroundError;
@@ -78,18 +88,20 @@ export class WebhookDispatcher {
     const room = this.maxInFlight - this.inFlight.size;
     if (room <= 0) return 0;
     const claims = await this.claim(deps, room);
-    const started = claims.map((claim) => this.track(claim.endpoint_id, this.attempt(deps, claim)));
-    if (started.length > 0) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.allSettled(started),
-        new Promise((resolve) => {
-          timer = setTimeout(resolve, this.roundWaitMs);
-        }),
-      ]);
-      clearTimeout(timer);
-    }
-    return claims.length;
+    for (const claim of claims) this.track(claim.endpoint_id, this.attempt(deps, claim));
+    if (this.inFlight.size === 0) return claims.length;
+    // Come back as soon as an attempt finishes (its slot can take the next due delivery), or after roundWaitMs.
+    const finishedBefore = this.finished;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.race(this.inFlight),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, this.roundWaitMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    // Non-zero keeps the task runner going at once while slots are freeing up.
+    return claims.length || this.finished - finishedBefore;
   }
 
   /** Resolves when no attempt is in flight. */
@@ -109,6 +121,7 @@ export class WebhookDispatcher {
         this.backgroundError ??= error;
       })
       .finally(() => {
+        this.finished++;
         this.inFlight.delete(tracked);
         const left = (this.inFlightByEndpoint.get(endpointId) ?? 1) - 1;
         if (left > 0) this.inFlightByEndpoint.set(endpointId, left);
@@ -118,7 +131,7 @@ export class WebhookDispatcher {
     return tracked;
   }
 
-  private async claim(deps: Deps, room: number): Promise<Claim[]> {
+  private async claim(deps: Deps, room: number): Promise<LeasedClaim[]> {
     const now = deps.clock.now();
     const saturated = [...this.inFlightByEndpoint].filter(([, n]) => n >= this.perEndpoint).map(([id]) => id);
     return deps.db.transaction(async (tx) => {
@@ -168,7 +181,7 @@ export class WebhookDispatcher {
     });
   }
 
-  private async attempt(deps: Deps, claim: Claim & { lease_token?: string }): Promise<void> {
+  private async attempt(deps: Deps, claim: LeasedClaim): Promise<void> {
     const startedAt = deps.clock.now();
     const allowPrivate = privateAllowed(claim.environment, deps.config.webhookAllowPrivate);
     const problem = urlProblem(claim.url, claim.environment, allowPrivate);
@@ -205,79 +218,135 @@ export class WebhookDispatcher {
     await this.record(deps, claim, startedAt, outcome);
   }
 
-  private async record(
-    deps: Deps,
-    claim: Claim & { lease_token?: string },
-    startedAt: Date,
-    outcome: SendOutcome,
-  ): Promise<void> {
+  /**
+   * Queues an attempt's outcome for the next group commit and resolves once it is recorded.
+   * Outcomes that arrive while a commit runs go together in the next one: one transaction per
+   * batch instead of one per delivery, which is what lets one worker send hundreds per second.
+   */
+  private record(deps: Deps, claim: LeasedClaim, startedAt: Date, outcome: SendOutcome): Promise<void> {
     const now = deps.clock.now();
     const attempt = claim.attempts + 1;
     const success = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
     const delay = success || outcome.statusCode === 410 ? null : retryDelayMs(attempt, this.random);
-    const status = success ? 'delivered' : delay === null ? 'failed' : 'pending';
-    await deps.db.transaction(async (tx) => {
-      await tx.query(
-        `INSERT INTO webhook_delivery_attempts
-           (workspace_id, delivery_id, id, attempt, url, started_at, duration_ms, status_code, error)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [
-          claim.workspace_id,
-          claim.id,
-          newId(),
-          attempt,
-          claim.url,
-          startedAt,
-          outcome.durationMs,
-          outcome.statusCode,
-          outcome.error,
-        ],
-      );
-      if (success) {
-        await tx.query(
-          `UPDATE webhook_endpoints SET failing_since = NULL
-            WHERE workspace_id = $1 AND id = $2 AND failing_since IS NOT NULL`,
-          [claim.workspace_id, claim.endpoint_id],
-        );
-      } else if (outcome.statusCode === 410) {
-        await disableEndpoint(tx, claim.workspace_id, claim.endpoint_id, 'gone', now);
-      } else {
-        const { rows } = await tx.query<{ failing_since: Date }>(
-          `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $3)
-            WHERE workspace_id = $1 AND id = $2 AND status = 'enabled' RETURNING failing_since`,
-          [claim.workspace_id, claim.endpoint_id, now],
-        );
-        const since = rows[0]?.failing_since;
-        if (since && now.getTime() - since.getTime() >= DISABLE_AFTER_FAILING_MS)
-          await disableEndpoint(tx, claim.workspace_id, claim.endpoint_id, 'failing', now);
-      }
-      // A delivery whose endpoint was disabled or deleted meanwhile fails instead of waiting for ever.
-      await tx.query(
-        `UPDATE webhook_deliveries d
-            SET attempts = d.attempts + 1, url = $4, last_status_code = $5, last_error = $6,
-                status = CASE WHEN $7 = 'pending' AND (e.status <> 'enabled' OR e.deleted_at IS NOT NULL)
-                              THEN 'failed' ELSE $7 END,
-                next_attempt_at = CASE WHEN $7 = 'pending' AND e.status = 'enabled' AND e.deleted_at IS NULL
-                                       THEN $8::timestamptz END,
-                delivered_at = CASE WHEN $7 = 'delivered' THEN $9 ELSE d.delivered_at END,
-                locked_until = NULL, lease_token = NULL
-           FROM webhook_endpoints e
-          WHERE d.workspace_id = $1 AND d.id = $2 AND d.lease_token = $3
-            AND e.workspace_id = d.workspace_id AND e.id = d.endpoint_id`,
-        [
-          claim.workspace_id,
-          claim.id,
-          claim.lease_token,
-          claim.url,
-          outcome.statusCode,
-          outcome.error,
-          status,
-          delay === null ? null : new Date(now.getTime() + delay),
-          now,
-        ],
-      );
+    return new Promise<void>((resolve, reject) => {
+      this.outcomes.push({
+        claim,
+        attempt,
+        startedAt,
+        outcome,
+        now,
+        success,
+        status: success ? 'delivered' : delay === null ? 'failed' : 'pending',
+        nextAt: delay === null ? null : new Date(now.getTime() + delay),
+        resolve,
+        reject,
+      });
+      if (!this.flushing) this.flushing = this.flushLoop(deps);
     });
   }
+
+  private async flushLoop(deps: Deps): Promise<void> {
+    // Let the attempts finishing in this same tick join the batch.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.outcomes.length > 0) {
+      const batch = this.outcomes.splice(0, 500);
+      try {
+        await deps.db.transaction((tx) => writeOutcomes(tx, batch));
+        for (const item of batch) item.resolve();
+      } catch (error) {
+        for (const item of batch) item.reject(error);
+      }
+    }
+    this.flushing = undefined;
+  }
+}
+
+interface PendingOutcome {
+  claim: LeasedClaim;
+  attempt: number;
+  startedAt: Date;
+  outcome: SendOutcome;
+  now: Date;
+  success: boolean;
+  status: 'delivered' | 'failed' | 'pending';
+  nextAt: Date | null;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/** Records a batch of attempts: the attempt rows, the endpoints' health, the deliveries' next step. */
+async function writeOutcomes(tx: Tx, batch: PendingOutcome[]): Promise<void> {
+  const column = <T>(pick: (item: PendingOutcome) => T) => batch.map(pick);
+  await tx.query(
+    `INSERT INTO webhook_delivery_attempts
+       (workspace_id, delivery_id, id, attempt, url, started_at, duration_ms, status_code, error)
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::int[], $5::text[], $6::timestamptz[],
+                          $7::int[], $8::int[], $9::text[])`,
+    [
+      column((i) => i.claim.workspace_id),
+      column((i) => i.claim.id),
+      column(() => newId()),
+      column((i) => i.attempt),
+      column((i) => i.claim.url),
+      column((i) => i.startedAt.toISOString()),
+      column((i) => i.outcome.durationMs),
+      column((i) => i.outcome.statusCode),
+      column((i) => i.outcome.error),
+    ],
+  );
+  const succeeded = batch.filter((i) => i.success);
+  if (succeeded.length > 0) {
+    await tx.query(
+      `UPDATE webhook_endpoints SET failing_since = NULL
+        WHERE (workspace_id, id) IN (SELECT * FROM unnest($1::uuid[], $2::uuid[])) AND failing_since IS NOT NULL`,
+      [succeeded.map((i) => i.claim.workspace_id), succeeded.map((i) => i.claim.endpoint_id)],
+    );
+  }
+  for (const item of batch) {
+    if (item.success) continue;
+    const { workspace_id: workspaceId, endpoint_id: endpointId } = item.claim;
+    if (item.outcome.statusCode === 410) {
+      await disableEndpoint(tx, workspaceId, endpointId, 'gone', item.now);
+      continue;
+    }
+    const { rows } = await tx.query<{ failing_since: Date }>(
+      `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $3)
+        WHERE workspace_id = $1 AND id = $2 AND status = 'enabled' RETURNING failing_since`,
+      [workspaceId, endpointId, item.now],
+    );
+    const since = rows[0]?.failing_since;
+    if (since && item.now.getTime() - since.getTime() >= DISABLE_AFTER_FAILING_MS)
+      await disableEndpoint(tx, workspaceId, endpointId, 'failing', item.now);
+  }
+  // The lease token fences off a worker whose lease ran out; a delivery whose endpoint was
+  // disabled or deleted meanwhile fails instead of waiting for ever.
+  await tx.query(
+    `UPDATE webhook_deliveries d
+        SET attempts = d.attempts + 1, url = u.url, last_status_code = u.code, last_error = u.error,
+            status = CASE WHEN u.status = 'pending' AND (e.status <> 'enabled' OR e.deleted_at IS NOT NULL)
+                          THEN 'failed' ELSE u.status END,
+            next_attempt_at = CASE WHEN u.status = 'pending' AND e.status = 'enabled' AND e.deleted_at IS NULL
+                                   THEN u.next_at END,
+            delivered_at = CASE WHEN u.status = 'delivered' THEN u.at ELSE d.delivered_at END,
+            locked_until = NULL, lease_token = NULL
+       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::int[], $6::text[], $7::text[],
+                   $8::timestamptz[], $9::timestamptz[])
+              AS u(workspace_id, id, token, url, code, error, status, next_at, at),
+            webhook_endpoints e
+      WHERE d.workspace_id = u.workspace_id AND d.id = u.id AND d.lease_token = u.token
+        AND e.workspace_id = d.workspace_id AND e.id = d.endpoint_id`,
+    [
+      column((i) => i.claim.workspace_id),
+      column((i) => i.claim.id),
+      column((i) => i.claim.lease_token),
+      column((i) => i.claim.url),
+      column((i) => i.outcome.statusCode),
+      column((i) => i.outcome.error),
+      column((i) => i.status),
+      column((i) => i.nextAt?.toISOString() ?? null),
+      column((i) => i.now.toISOString()),
+    ],
+  );
 }
 
 /** The dispatcher of this process (the worker's). */
@@ -285,6 +354,6 @@ export const webhookDispatcher = new WebhookDispatcher();
 
 export const webhookDispatchTask: BackgroundTask = {
   name: 'webhook-dispatch',
-  intervalMs: 100,
+  intervalMs: 50,
   run: (deps) => webhookDispatcher.run(deps),
 };
