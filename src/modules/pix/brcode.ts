@@ -45,12 +45,18 @@ export interface BrCodeInput {
 
 const formatAmount = (minor: bigint) => `${minor / 100n}.${String(minor % 100n).padStart(2, '0')}`;
 
+/** Field 54 holds at most 13 characters: "9999999999.99" is the largest amount a BR Code can carry. */
+export const MAX_BR_CODE_AMOUNT_MINOR = 999_999_999_999n;
+
 export function buildBrCode(input: BrCodeInput): string {
   if (!/^[A-Za-z0-9]{1,25}$/.test(input.txid)) throw new Error('txid must be 1..25 alphanumerics');
-  const account =
-    field('00', 'br.gov.bcb.pix') +
-    field('01', input.pixKey) +
-    (input.description ? field('02', emvText(input.description, 40)) : '');
+  if (input.amountMinor <= 0n || input.amountMinor > MAX_BR_CODE_AMOUNT_MINOR)
+    throw new Error('amount does not fit field 54 of a BR Code');
+  const keyPart = field('00', 'br.gov.bcb.pix') + field('01', input.pixKey);
+  // Field 26 holds at most 99 bytes: the description (02) gets what the key leaves, and none when empty.
+  const room = Math.min(40, 99 - keyPart.length - 4);
+  const description = input.description && room > 0 ? emvText(input.description, room).trim() : '';
+  const account = keyPart + (description ? field('02', description) : '');
   const payload =
     field('00', '01') +
     field('01', '12') +

@@ -5,6 +5,7 @@ import type { Caller, Deps } from '../../platform/context.ts';
 import { AppError, invalidRequest } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { createPayment } from '../payments/service.ts';
+import { MAX_BR_CODE_AMOUNT_MINOR } from './brcode.ts';
 import { feeFor } from './fees.ts';
 import { parseDocument } from './keys.ts';
 
@@ -23,6 +24,11 @@ export function validateCharge(input: ChargeInput) {
   const amount = parseAmount(input.amount_minor);
   const currency = currencyOf(input.currency ?? 'BRL');
   if (currency !== 'BRL') throw new AppError('unsupported_currency', 'PIX charges are in BRL.');
+  if (amount > MAX_BR_CODE_AMOUNT_MINOR) {
+    throw new AppError('invalid_amount', `A PIX charge is at most ${MAX_BR_CODE_AMOUNT_MINOR} minor units.`, [
+      { field: 'body.amount_minor', issue: `must be at most ${MAX_BR_CODE_AMOUNT_MINOR} (BR Code field 54)` },
+    ]);
+  }
   const payerDocument = input.payer ? parseDocument(input.payer.document) : undefined;
   if (input.payer && !payerDocument) {
     throw invalidRequest('payer.document must be a valid CPF or CNPJ.', [
