@@ -1,9 +1,10 @@
 import { writeFileSync } from 'node:fs';
+import { ledgerBench } from './parts/ledger.ts';
 import { webhooksPart } from './parts/webhooks.ts';
 import { type BenchPart, type BenchRow, printTable } from './table.ts';
 
 /** Every benchmark part; each issue that measures something adds its part here. */
-const PARTS: BenchPart[] = [webhooksPart];
+const PARTS: BenchPart[] = [webhooksPart, ledgerBench];
 
 const args = process.argv.slice(2);
 const jsonIndex = args.indexOf('--json');

@@ -78,6 +78,7 @@ describe('POST /v1/sandbox/simulate/pix/cash-in', () => {
     expect(again.statusCode).toBe(200);
     expect(again.headers['idempotency-replayed']).toBe('true');
     expect(again.json()).toEqual(first.json());
+    expect(first.json().data.idempotency_key).toBe('cash-in-1');
     expect(BigInt(await brl())).toBe(before + 500n);
     const reuse = await api.post('/v1/sandbox/simulate/pix/cash-in', { amount_minor: '501' }, headers);
     expect(reuse.statusCode).toBe(409);

@@ -21,8 +21,9 @@ export async function simulateCashIn(
   tx: Tx,
   caller: Caller,
   input: { amount_minor: string; party_id?: string; payer?: { name?: string; document?: string } },
-  at: Date,
+  context: { at: Date; idempotencyKey?: string },
 ) {
+  const { at } = context;
   requireSandbox(caller);
   const amount = parseAmount(input.amount_minor);
   const partyId = await owningParty(tx, caller, input.party_id);
@@ -54,6 +55,7 @@ export async function simulateCashIn(
       amount_minor: amount,
       currency: 'BRL',
       description: 'Simulated PIX cash-in',
+      idempotency_key: context.idempotencyKey ?? null,
       counterparty: input.payer
         ? { name: input.payer.name ?? null, document: input.payer.document ?? null }
         : null,

@@ -1,4 +1,5 @@
 import type { Deps } from '../../../platform/context.ts';
+import { idempotencyKeyOf } from '../../../platform/idempotency.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
 import { Payment } from '../../payments/schemas.ts';
 import { SimulateCashInBody } from '../schemas.ts';
@@ -18,7 +19,12 @@ export default function route(app: App, deps: Deps) {
       },
     },
     async (request) => ({
-      data: await request.write((tx) => simulateCashIn(tx, request.caller!, request.body, deps.clock.now())),
+      data: await request.write((tx) =>
+        simulateCashIn(tx, request.caller!, request.body, {
+          at: deps.clock.now(),
+          idempotencyKey: idempotencyKeyOf(request),
+        }),
+      ),
     }),
   );
 }
