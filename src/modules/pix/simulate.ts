@@ -47,9 +47,18 @@ export async function simulateOutcome(
     throw new AppError('invalid_state', `A ${row.status} payment cannot be settled again.`);
   }
   const job = { paymentId: id, workspaceId: scope.workspaceId, environment: scope.environment };
-  if (row.status === 'created') await sendToProvider(deps, job);
+  // The PSP learns of the transfer (if the worker has not sent it yet) without settling it, so its own
+  // rules (settling at once when SANDBOX_SETTLE_MS is 0, amounts ending in 13) cannot overtake the
+  // outcome asked for; then the payment records that outcome through the usual path.
+  await deps.providers.sandboxPix.register(
+    id,
+    row.kind === 'pix_refund' ? 'refund' : 'payout',
+    row.amount_minor,
+    row.kind === 'pix_refund' ? null : row.pix_key,
+  );
   await deps.providers.sandboxPix.forceOutcome(id, outcome, reason);
-  await pollProvider(deps, job);
+  if (row.status === 'created') await sendToProvider(deps, job);
+  else await pollProvider(deps, job);
   return getPayment(deps.db, caller, id);
 }
 

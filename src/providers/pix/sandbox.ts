@@ -54,7 +54,22 @@ export class SandboxPixProvider implements PixProvider {
     return this.start(input.paymentId, 'refund', input.amountMinor, null);
   }
 
-  private async start(paymentId: string, direction: string, amount: bigint, pixKey: string | null) {
+  private async start(
+    paymentId: string,
+    direction: 'payout' | 'refund',
+    amount: bigint,
+    pixKey: string | null,
+  ) {
+    await this.register(paymentId, direction, amount, pixKey);
+    return this.getStatus(paymentId);
+  }
+
+  /**
+   * Records a transfer as received, processing, without looking at it again (so without settling it
+   * even when settleMs is 0): the sandbox helpers register first and force the outcome next.
+   * Idempotent on the payment id.
+   */
+  async register(paymentId: string, direction: 'payout' | 'refund', amount: bigint, pixKey: string | null) {
     const now = this.clock.now();
     await this.db.query(
       `INSERT INTO sandbox_pix_transfers (payment_id, direction, amount, pix_key, end_to_end_id, status, settle_at)
@@ -68,7 +83,6 @@ export class SandboxPixProvider implements PixProvider {
         new Date(now.getTime() + this.settleMs),
       ],
     );
-    return this.getStatus(paymentId);
   }
 
   async getStatus(paymentId: string): Promise<ProviderTransfer> {
