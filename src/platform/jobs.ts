@@ -25,9 +25,19 @@ const LEASE_MS = 60_000;
 const BATCH = 20;
 
 /** Enqueues a job in the caller's transaction: it exists exactly when the write that needs it commits. */
-export async function enqueueJob(tx: Queryable, kind: string, payload: Record<string, unknown>, runAt: Date): Promise<string> {
+export async function enqueueJob(
+  tx: Queryable,
+  kind: string,
+  payload: Record<string, unknown>,
+  runAt: Date,
+): Promise<string> {
   const id = newId();
-  await tx.query('INSERT INTO jobs (id, kind, payload, run_at) VALUES ($1, $2, $3, $4)', [id, kind, JSON.stringify(payload), runAt]);
+  await tx.query('INSERT INTO jobs (id, kind, payload, run_at) VALUES ($1, $2, $3, $4)', [
+    id,
+    kind,
+    JSON.stringify(payload),
+    runAt,
+  ]);
   return id;
 }
 
@@ -61,7 +71,10 @@ export async function runDueJobs(deps: Deps, kinds?: string[]): Promise<number> 
       };
     }
     if (outcome.done) {
-      await deps.db.query('UPDATE jobs SET done_at = $2, locked_until = NULL WHERE id = $1', [job.id, deps.clock.now()]);
+      await deps.db.query('UPDATE jobs SET done_at = $2, locked_until = NULL WHERE id = $1', [
+        job.id,
+        deps.clock.now(),
+      ]);
     } else {
       await deps.db.query('UPDATE jobs SET run_at = $2, locked_until = NULL, last_error = $3 WHERE id = $1', [
         job.id,
