@@ -268,7 +268,9 @@ export const ledgerBench: BenchPart = {
       await scratch.drop();
     }
 
-    const baseline = (await hasPgbench()) ? await pgbenchRows(databaseUrl, Math.ceil(durationMs / 1000)) : new Map();
+    const baseline = (await hasPgbench())
+      ? await pgbenchRows(databaseUrl, Math.ceil(durationMs / 1000))
+      : new Map();
     for (const { row, transfersPerSec } of measured) {
       const reference = baseline.get(row.concurrency);
       rows.push(

@@ -26,6 +26,10 @@ describe.skipIf(!onRealPostgres())('ledger under concurrency (PostgreSQL)', () =
   });
   afterAll(() => db.close());
 
+  /** The reasons of the rejected results: none is expected where these are checked. */
+  const rejections = (results: PromiseSettledResult<unknown>[]) =>
+    results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason);
+
   const journalsOf = async (account: string) =>
     (
       await db.query<{ n: bigint }>(
@@ -96,9 +100,7 @@ describe.skipIf(!onRealPostgres())('ledger under concurrency (PostgreSQL)', () =
         ),
       ),
     );
-    expect(
-      results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason),
-    ).toEqual([]);
+    expect(rejections(results)).toEqual([]);
     expect(await balanceOf(db, payee)).toBe(20_100n);
     expect(await journalsOf(accountId(payee))).toBe(200n);
   });
@@ -133,9 +135,7 @@ describe.skipIf(!onRealPostgres())('ledger under concurrency (PostgreSQL)', () =
         ),
       ),
     );
-    expect(
-      results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason),
-    ).toEqual([]);
+    expect(rejections(results)).toEqual([]);
     expect((await balanceOf(db, a)) + (await balanceOf(db, b))).toBe(2000n);
     expect(await balanceOf(db, a)).toBe(1000n);
   });
@@ -173,9 +173,7 @@ describe.skipIf(!onRealPostgres())('ledger under concurrency (PostgreSQL)', () =
         );
       }),
     );
-    expect(
-      results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason),
-    ).toEqual([]);
+    expect(rejections(results)).toEqual([]);
     const after = await Promise.all(accounts.map((acc) => balanceOf(db, acc)));
     expect(after.reduce((s, v) => s + v, 0n) - before.reduce((s, v) => s + v, 0n)).toBe(240n);
   });

@@ -54,7 +54,8 @@ export const DETAIL_COLUMNS = [
 
 const JSON_COLUMNS = new Set<string>(['metadata', 'counterparty']);
 
-export interface PaymentRow extends Required<Omit<PaymentDetails, 'metadata'>> {
+/** The columns every payment has. */
+export interface PaymentCore {
   id: string;
   workspace_id: string;
   environment: Environment;
@@ -64,9 +65,12 @@ export interface PaymentRow extends Required<Omit<PaymentDetails, 'metadata'>> {
   amount_minor: bigint;
   currency: string;
   fee_minor: bigint;
-  metadata: Record<string, unknown>;
   completed_at: Date | null;
   failed_at: Date | null;
+}
+
+export interface PaymentRow extends PaymentCore, Required<Omit<PaymentDetails, 'metadata'>> {
+  metadata: Record<string, unknown>;
   created_at: Date;
   updated_at: Date;
 }
@@ -84,20 +88,7 @@ const detailValue = (column: string, value: unknown) =>
 
 export async function insertPayment(
   tx: Tx,
-  row: {
-    id: string;
-    workspace_id: string;
-    environment: Environment;
-    party_id: string;
-    kind: PaymentKind;
-    status: PaymentStatus;
-    amount_minor: bigint;
-    currency: string;
-    fee_minor: bigint;
-    completed_at: Date | null;
-    failed_at: Date | null;
-    at: Date;
-  },
+  row: PaymentCore & { at: Date },
   details: PaymentDetails,
 ): Promise<PaymentRow> {
   const base = [
