@@ -255,7 +255,15 @@ export const ledgerBench: BenchPart = {
     }
 
     if (!databaseUrl) return rows;
-    const scratch = await scratchDatabase(databaseUrl, 'lastro_bench');
+    let scratch: Awaited<ReturnType<typeof scratchDatabase>>;
+    try {
+      scratch = await scratchDatabase(databaseUrl, 'lastro_bench');
+    } catch (error) {
+      console.error(
+        `bench: ledger: no PostgreSQL at the bench URL (${(error as Error).message}); PGlite rows only`,
+      );
+      return rows;
+    }
     let measured: { row: BenchRow; transfersPerSec: number }[];
     try {
       const db = openPostgres(scratch.url, Math.max(...CONCURRENCY));
