@@ -11,7 +11,7 @@
  * and a sandbox helper racing each other settle a payment once.
  */
 import type { Tx } from '../../db/types.ts';
-import { partyAccount, systemAccount } from '../../ledger/accounts.ts';
+import { type AccountRef, partyAccount, systemAccount } from '../../ledger/accounts.ts';
 import type { Currency } from '../../ledger/currency.ts';
 import { moveKind, type PostingInput, postJournal } from '../../ledger/ledger.ts';
 import type { Deps, Environment } from '../../platform/context.ts';
@@ -141,12 +141,12 @@ export async function recordOutcome(deps: Deps, job: TransferJob, result: Provid
   });
 }
 
-async function settleOutgoing(tx: Tx, row: PaymentRow, at: Date, e2e: string | null): Promise<void> {
+/** Debits `from` for net + fee, credits `to` the net and fee revenue the fee: one journal for the payment. */
+async function postWithFee(tx: Tx, row: PaymentRow, at: Date, from: AccountRef, to: AccountRef, net: bigint) {
   const currency = row.currency as Currency;
-  const locked = partyAccount(row.workspace_id, row.environment, row.party_id, currency, 'locked');
   const postings: PostingInput[] = [
-    { account: locked, direction: 'debit', amount: row.amount_minor + row.fee_minor },
-    { account: systemAccount.pixSettlement(row.environment), direction: 'credit', amount: row.amount_minor },
+    { account: from, direction: 'debit', amount: net + row.fee_minor },
+    { account: to, direction: 'credit', amount: net },
   ];
   if (row.fee_minor > 0n) {
     postings.push({
@@ -163,10 +163,22 @@ async function settleOutgoing(tx: Tx, row: PaymentRow, at: Date, e2e: string | n
     postings,
     at,
   });
+}
+
+async function settleOutgoing(tx: Tx, row: PaymentRow, at: Date, e2e: string | null): Promise<void> {
+  const locked = partyAccount(
+    row.workspace_id,
+    row.environment,
+    row.party_id,
+    row.currency as Currency,
+    'locked',
+  );
+  await postWithFee(tx, row, at, locked, systemAccount.pixSettlement(row.environment), row.amount_minor);
   const scope = { workspaceId: row.workspace_id, environment: row.environment };
   await transition(tx, scope, row.id, 'completed', { pix_tx_id: e2e }, { at });
-  if (row.kind === 'pix_refund' && row.related_payment_id)
+  if (row.kind === 'pix_refund' && row.related_payment_id) {
     await markRefundedWhenWhole(tx, scope, row.related_payment_id, at);
+  }
 }
 
 /** The original cash-in becomes `refunded` once completed refunds add up to all of it. */
@@ -197,30 +209,21 @@ export async function payCharge(tx: Tx, deps: Deps, scope: PaymentScope, id: str
   const at = deps.clock.now();
   if (row.status !== 'created') throw new AppError('invalid_state', `A ${row.status} charge cannot be paid.`);
   if (row.expires_at && row.expires_at <= at) throw new AppError('invalid_state', 'The charge has expired.');
-  const currency = row.currency as Currency;
-  const postings: PostingInput[] = [
-    { account: systemAccount.pixSettlement(row.environment), direction: 'debit', amount: row.amount_minor },
-    {
-      account: partyAccount(row.workspace_id, row.environment, row.party_id, currency, 'available'),
-      direction: 'credit',
-      amount: row.amount_minor - row.fee_minor,
-    },
-  ];
-  if (row.fee_minor > 0n) {
-    postings.push({
-      account: systemAccount.feeRevenue(row.environment, currency),
-      direction: 'credit',
-      amount: row.fee_minor,
-    });
-  }
-  await postJournal(tx, {
-    workspaceId: row.workspace_id,
-    environment: row.environment,
-    referenceType: 'payment',
-    referenceId: row.id,
-    postings,
+  const available = partyAccount(
+    row.workspace_id,
+    row.environment,
+    row.party_id,
+    row.currency as Currency,
+    'available',
+  );
+  await postWithFee(
+    tx,
+    row,
     at,
-  });
+    systemAccount.pixSettlement(row.environment),
+    available,
+    row.amount_minor - row.fee_minor,
+  );
   return transition(tx, scope, row.id, 'completed', { pix_tx_id: endToEndId(SANDBOX_ISPB, at) }, { at });
 }
 
@@ -258,6 +261,39 @@ export async function reconcileProcessing(deps: Deps): Promise<number> {
     });
   }
   return 0;
+}
+
+/**
+ * Reserves an outgoing transfer's amount (available → locked) and enqueues its send job, in the
+ * transaction that creates the payment. The provider check comes after the balance (API.md's order).
+ */
+export async function holdAndQueueTransfer(
+  tx: Tx,
+  deps: Deps,
+  transfer: TransferJob & { partyId: string; currency: Currency; amount: bigint },
+  at: Date,
+): Promise<void> {
+  await moveKind(tx, {
+    workspaceId: transfer.workspaceId,
+    environment: transfer.environment,
+    partyId: transfer.partyId,
+    currency: transfer.currency,
+    from: 'available',
+    to: 'locked',
+    amount: transfer.amount,
+    referenceType: 'payment',
+    referenceId: transfer.paymentId,
+    at,
+  });
+  if (!deps.providers.pix(transfer.environment)) {
+    throw new AppError('provider_unavailable', 'No PIX provider is configured for this environment.');
+  }
+  const job: TransferJob = {
+    paymentId: transfer.paymentId,
+    workspaceId: transfer.workspaceId,
+    environment: transfer.environment,
+  };
+  await enqueueJob(tx, SEND_JOB, { ...job }, at);
 }
 
 const asTransferJob = (job: Job) => job.payload as unknown as TransferJob;

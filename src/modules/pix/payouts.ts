@@ -1,15 +1,13 @@
 import type { Tx } from '../../db/types.ts';
 import { currencyOf, parseAmount } from '../../ledger/currency.ts';
-import { moveKind } from '../../ledger/ledger.ts';
 import { owningParty } from '../../ledger/parties.ts';
 import type { Caller, Deps } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { enqueueJob } from '../../platform/jobs.ts';
 import { createPayment } from '../payments/service.ts';
 import { feeFor } from './fees.ts';
 import { type PixKeyType, parsePixKey } from './keys.ts';
-import { SEND_JOB } from './lifecycle.ts';
+import { holdAndQueueTransfer } from './lifecycle.ts';
 import { findSettlementKey } from './settlement-key.ts';
 
 export interface PayoutInput {
@@ -94,25 +92,17 @@ export async function createPayout(
     },
     { at },
   );
-  await moveKind(tx, {
-    workspaceId: caller.workspaceId,
-    environment: caller.environment,
-    partyId,
-    currency,
-    from: 'available',
-    to: 'locked',
-    amount: amount + fee,
-    referenceType: 'payment',
-    referenceId: paymentId,
-    at,
-  });
-  if (!deps.providers.pix(caller.environment)) {
-    throw new AppError('provider_unavailable', 'No PIX provider is configured for this environment.');
-  }
-  await enqueueJob(
+  await holdAndQueueTransfer(
     tx,
-    SEND_JOB,
-    { paymentId, workspaceId: caller.workspaceId, environment: caller.environment },
+    deps,
+    {
+      paymentId,
+      workspaceId: caller.workspaceId,
+      environment: caller.environment,
+      partyId: partyId,
+      currency: currency,
+      amount: amount + fee,
+    },
     at,
   );
   return payment;

@@ -1,13 +1,11 @@
 import type { Tx } from '../../db/types.ts';
 import type { Currency } from '../../ledger/currency.ts';
 import { parseAmount } from '../../ledger/currency.ts';
-import { moveKind } from '../../ledger/ledger.ts';
 import type { Caller, Deps } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { enqueueJob } from '../../platform/jobs.ts';
 import { createPayment, lockPayment } from '../payments/service.ts';
-import { SEND_JOB } from './lifecycle.ts';
+import { holdAndQueueTransfer } from './lifecycle.ts';
 
 const REFUND_WINDOW_MS = 90 * 24 * 3600_000;
 
@@ -63,25 +61,17 @@ export async function createRefund(
     },
     { at },
   );
-  await moveKind(tx, {
-    workspaceId: original.workspace_id,
-    environment: original.environment,
-    partyId: original.party_id,
-    currency: original.currency as Currency,
-    from: 'available',
-    to: 'locked',
-    amount,
-    referenceType: 'payment',
-    referenceId: paymentId,
-    at,
-  });
-  if (!deps.providers.pix(caller.environment)) {
-    throw new AppError('provider_unavailable', 'No PIX provider is configured for this environment.');
-  }
-  await enqueueJob(
+  await holdAndQueueTransfer(
     tx,
-    SEND_JOB,
-    { paymentId, workspaceId: original.workspace_id, environment: original.environment },
+    deps,
+    {
+      paymentId,
+      workspaceId: original.workspace_id,
+      environment: original.environment,
+      partyId: original.party_id,
+      currency: original.currency as Currency,
+      amount: amount,
+    },
     at,
   );
   return refund;
