@@ -102,18 +102,28 @@ export async function runIdempotentWrite<T>(
           'This Idempotency-Key was used with a different request.',
         );
       }
-      return { replayed: true as const, response: stored.response as T };
+      return { replayed: true as const, response: openStored(deps, stored.response) as T };
     }
     const response = await fn(tx);
     await tx.query(
       `UPDATE idempotency_keys SET status_code = 200, response = $4
         WHERE workspace_id = $1 AND environment = $2 AND key = $3`,
-      [...scope, JSON.stringify(response ?? null)],
+      [...scope, JSON.stringify({ sealed: deps.sealer.seal(JSON.stringify(response ?? null)) })],
     );
     return { replayed: false as const, response };
   });
   request.idempotencyReplayed = outcome.replayed;
   return outcome.response;
+}
+
+/**
+ * Stored responses can hold secrets shown once (an API key, a webhook secret), so they are kept
+ * sealed under the master key, never as plain JSON in the table.
+ */
+function openStored(deps: Deps, stored: unknown): unknown {
+  const sealed = (stored as { sealed?: string } | null)?.sealed;
+  if (typeof sealed !== 'string') throw new Error('idempotency record without a sealed response');
+  return JSON.parse(deps.sealer.open(sealed));
 }
 
 /** Deletes records older than the retention, except those guarding money-moving creates. */

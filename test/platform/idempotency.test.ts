@@ -41,6 +41,11 @@ describe('Idempotency-Key', () => {
     expect(second.headers['idempotency-replayed']).toBe('true');
     expect(second.json()).toEqual(first.json());
     expect(await keyCount()).toBe(before + 1);
+    const stored = await ctx.db.query<{ response: unknown }>(
+      'SELECT response FROM idempotency_keys WHERE key = $1',
+      ['create-ci-key'],
+    );
+    expect(JSON.stringify(stored.rows[0]!.response)).not.toContain(first.json().data.secret);
   });
 
   it('the same key with a different body is 409 idempotency_key_reuse and changes nothing', async () => {

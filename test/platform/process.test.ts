@@ -56,7 +56,7 @@ describe('lastro serve on the embedded database', () => {
 
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
-  }, 40_000);
+  }, 70_000);
 
   it('a bad setting stops the start with a message naming it', async () => {
     const run = start(['serve'], { DATA_DIR: dataDir, PORT: 'eighty' });
