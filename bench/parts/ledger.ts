@@ -2,7 +2,8 @@
  * Ledger benchmark: transfers (one journal of two postings, in its own transaction) through the ledger
  * service, (a) spread over 1,000 accounts and (b) all debiting one hot account, at 1, 8 and 32 concurrent
  * callers, on PGlite and on PostgreSQL; then pgbench tpcb-like (scale 10) at the same client counts on
- * the same server, as the yardstick. Every database used is a scratch one, created and dropped here.
+ * the same server, as the yardstick; plus the hot account through LedgerBatcher (group commit), the way
+ * past the one-row-lock ceiling. Every database used is a scratch one, created and dropped here.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { openPglite } from '../../src/db/pglite.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import type { Database } from '../../src/db/types.ts';
 import { type PartyAccount, partyAccount, systemAccount } from '../../src/ledger/accounts.ts';
+import { LedgerBatcher } from '../../src/ledger/batcher.ts';
 import { postJournal, transfer } from '../../src/ledger/ledger.ts';
 import { insertWorkspace } from '../../src/modules/workspace/repo.ts';
 import { newId } from '../../src/platform/ids.ts';
@@ -85,13 +87,14 @@ interface Measured {
   p99Ms: number;
 }
 
-/** `concurrency` callers loop on transfers for `durationMs`; latency is per transaction. */
+type Transfer = (from: PartyAccount, to: PartyAccount) => Promise<unknown>;
+
+/** `concurrency` callers loop on transfers for `durationMs`; latency is per transfer, call to commit. */
 async function measure(
-  db: Database,
-  workspaceId: string,
   concurrency: number,
   durationMs: number,
   pick: () => [PartyAccount, PartyAccount],
+  post: Transfer,
 ): Promise<Measured> {
   const latencies: number[] = [];
   const started = performance.now();
@@ -102,17 +105,7 @@ async function measure(
       const [from, to] = pick();
       const t0 = performance.now();
       try {
-        await db.transaction((tx) =>
-          transfer(tx, {
-            workspaceId,
-            environment: 'sandbox',
-            referenceType: 'bench',
-            referenceId: 'x',
-            from,
-            to,
-            amount: 1n,
-          }),
-        );
+        await post(from, to);
         latencies.push(performance.now() - t0);
       } catch (error) {
         if (++failures > 10) throw error;
@@ -129,11 +122,16 @@ async function measure(
   };
 }
 
-async function ledgerRows(
-  database: 'pglite' | 'postgres',
-  db: Database,
-  durationMs: number,
-): Promise<{ row: BenchRow; transfersPerSec: number }[]> {
+const SCENARIOS = ['spread', 'hot', 'hot-batched'] as const;
+type Scenario = (typeof SCENARIOS)[number];
+const SCENARIO_TITLES: Record<Scenario, string> = {
+  spread: 'transfers spread over 1,000 accounts',
+  hot: 'transfers debiting one hot account',
+  'hot-batched': 'hot account, group commit (LedgerBatcher)',
+};
+
+/** A seeded database ready to run any scenario at any concurrency. */
+async function ledgerRunner(database: 'pglite' | 'postgres', db: Database, durationMs: number) {
   const { workspaceId, accounts } = await seed(db);
   const random = () => accounts[Math.floor(Math.random() * accounts.length)]!;
   const spread = (): [PartyAccount, PartyAccount] => {
@@ -147,33 +145,52 @@ async function ledgerRows(
     while (to === accounts[0]) to = random();
     return [accounts[0]!, to];
   };
-  await measure(db, workspaceId, 4, Math.min(1000, durationMs), spread); // warm-up: caches, plans, pool
-  const out: { row: BenchRow; transfersPerSec: number }[] = [];
-  for (const [scenario, pick] of [
-    ['transfers spread over 1,000 accounts', spread],
-    ['transfers debiting one hot account', hot],
-  ] as const) {
-    for (const concurrency of CONCURRENCY) {
-      const m = await measure(db, workspaceId, concurrency, durationMs, pick);
-      console.error(
-        `bench: ledger ${database} ${scenario} c=${concurrency}: ${m.transfersPerSec.toFixed(0)} transfers/s`,
-      );
-      out.push({
-        transfersPerSec: m.transfersPerSec,
-        row: {
-          part: PART,
-          scenario,
-          database,
-          concurrency,
-          opsPerSec: m.transfersPerSec * 2,
-          p50Ms: m.p50Ms,
-          p99Ms: m.p99Ms,
-          note: `${m.transfersPerSec.toFixed(0)} transfers/s`,
-        },
-      });
-    }
-  }
-  return out;
+  const journal = (from: PartyAccount, to: PartyAccount) => ({
+    workspaceId,
+    environment: 'sandbox' as const,
+    referenceType: 'bench',
+    referenceId: 'x',
+    from,
+    to,
+    amount: 1n,
+  });
+  const oneTransaction: Transfer = (from, to) => db.transaction((tx) => transfer(tx, journal(from, to)));
+  const batcher = new LedgerBatcher(db);
+  const batched: Transfer = (from, to) =>
+    batcher.post({
+      ...journal(from, to),
+      postings: [
+        { account: from, direction: 'debit', amount: 1n },
+        { account: to, direction: 'credit', amount: 1n },
+      ],
+    });
+  await measure(4, Math.min(1000, durationMs), spread, oneTransaction); // warm-up: caches, plans, pool
+
+  return async (
+    scenario: Scenario,
+    concurrency: number,
+  ): Promise<{ row: BenchRow; transfersPerSec: number }> => {
+    const m =
+      scenario === 'spread'
+        ? await measure(concurrency, durationMs, spread, oneTransaction)
+        : await measure(concurrency, durationMs, hot, scenario === 'hot' ? oneTransaction : batched);
+    console.error(
+      `bench: ledger ${database} ${scenario} c=${concurrency}: ${m.transfersPerSec.toFixed(0)} transfers/s`,
+    );
+    return {
+      transfersPerSec: m.transfersPerSec,
+      row: {
+        part: PART,
+        scenario: SCENARIO_TITLES[scenario],
+        database,
+        concurrency,
+        opsPerSec: m.transfersPerSec * 2,
+        p50Ms: m.p50Ms,
+        p99Ms: m.p99Ms,
+        note: `${m.transfersPerSec.toFixed(0)} transfers/s`,
+      },
+    };
+  };
 }
 
 async function hasPgbench(): Promise<boolean> {
@@ -185,14 +202,13 @@ async function hasPgbench(): Promise<boolean> {
   }
 }
 
-/** pgbench tpcb-like at each client count; latency percentiles from its per-transaction log. */
-async function pgbenchRows(serverUrl: string, seconds: number): Promise<Map<number, BenchRow>> {
+/** pgbench tpcb-like on a scratch database initialised at scale 10; latency percentiles from its log. */
+async function pgbenchRunner(serverUrl: string, seconds: number) {
   const scratch = await scratchDatabase(serverUrl, 'lastro_pgbench');
   const logDir = mkdtempSync(path.join(tmpdir(), 'lastro-pgbench-'));
-  const rows = new Map<number, BenchRow>();
-  try {
-    await run('pgbench', ['-i', '-q', '-s', '10', scratch.url], { maxBuffer: 16 << 20 });
-    for (const clients of CONCURRENCY) {
+  await run('pgbench', ['-i', '-q', '-s', '10', scratch.url], { maxBuffer: 16 << 20 });
+  return {
+    async measure(clients: number): Promise<BenchRow> {
       const prefix = path.join(logDir, `c${clients}`);
       const { stdout } = await run(
         'pgbench',
@@ -221,7 +237,7 @@ async function pgbenchRows(serverUrl: string, seconds: number): Promise<Map<numb
       }
       latencies.sort((a, b) => a - b);
       console.error(`bench: pgbench tpcb-like c=${clients}: ${tps.toFixed(0)} tps`);
-      rows.set(clients, {
+      return {
         part: PART,
         scenario: 'pgbench tpcb-like, scale 10 (baseline)',
         database: 'postgres',
@@ -230,25 +246,36 @@ async function pgbenchRows(serverUrl: string, seconds: number): Promise<Map<numb
         p50Ms: percentile(latencies, 50),
         p99Ms: percentile(latencies, 99),
         note: 'transactions/s',
-      });
-    }
-  } finally {
-    rmSync(logDir, { recursive: true, force: true });
-    await scratch.drop();
-  }
-  return rows;
+      };
+    },
+    async close() {
+      rmSync(logDir, { recursive: true, force: true });
+      await scratch.drop();
+    },
+  };
 }
+
+const byScenario = (rows: BenchRow[]) =>
+  [...rows].sort(
+    (a, b) =>
+      Object.values(SCENARIO_TITLES).indexOf(a.scenario) -
+        Object.values(SCENARIO_TITLES).indexOf(b.scenario) || a.concurrency - b.concurrency,
+  );
 
 export const ledgerBench: BenchPart = {
   name: PART,
   async run({ databaseUrl, quick }) {
-    const durationMs = quick ? 1500 : 5000;
+    const durationMs = quick ? 1500 : 4000;
     const rows: BenchRow[] = [];
 
     const lite = await openPglite();
     try {
-      for (const { row } of await ledgerRows('pglite', lite, durationMs)) {
-        rows.push({ ...row, note: `${row.note}; embedded, one connection: callers queue` });
+      const runScenario = await ledgerRunner('pglite', lite, durationMs);
+      for (const scenario of SCENARIOS) {
+        for (const concurrency of CONCURRENCY) {
+          const { row } = await runScenario(scenario, concurrency);
+          rows.push({ ...row, note: `${row.note}; embedded, one connection: callers queue` });
+        }
       }
     } finally {
       await lite.close();
@@ -264,33 +291,33 @@ export const ledgerBench: BenchPart = {
       );
       return rows;
     }
-    let measured: { row: BenchRow; transfersPerSec: number }[];
+    const db = openPostgres(scratch.url, Math.max(...CONCURRENCY));
+    const pgbench = (await hasPgbench())
+      ? await pgbenchRunner(databaseUrl, Math.ceil(durationMs / 1000))
+      : undefined;
+    const ledgerRowsPg: BenchRow[] = [];
+    const baselineRows: BenchRow[] = [];
     try {
-      const db = openPostgres(scratch.url, Math.max(...CONCURRENCY));
-      try {
-        measured = await ledgerRows('postgres', db, durationMs);
-      } finally {
-        await db.close();
+      const runScenario = await ledgerRunner('postgres', db, durationMs);
+      // pgbench runs right before the ledger at each client count, so both see the same machine load.
+      for (const concurrency of CONCURRENCY) {
+        const baseline = await pgbench?.measure(concurrency);
+        if (baseline) baselineRows.push(baseline);
+        for (const scenario of SCENARIOS) {
+          const { row, transfersPerSec } = await runScenario(scenario, concurrency);
+          ledgerRowsPg.push({
+            ...row,
+            note: baseline
+              ? `${row.note} = ${((100 * transfersPerSec) / baseline.opsPerSec).toFixed(0)} % of pgbench`
+              : `${row.note}; pgbench not on PATH: no ratio`,
+          });
+        }
       }
     } finally {
+      await db.close();
+      await pgbench?.close();
       await scratch.drop();
     }
-
-    const baseline = (await hasPgbench())
-      ? await pgbenchRows(databaseUrl, Math.ceil(durationMs / 1000))
-      : new Map();
-    for (const { row, transfersPerSec } of measured) {
-      const reference = baseline.get(row.concurrency);
-      rows.push(
-        reference
-          ? {
-              ...row,
-              note: `${row.note} = ${((100 * transfersPerSec) / reference.opsPerSec).toFixed(0)} % of pgbench`,
-            }
-          : { ...row, note: `${row.note}; pgbench not on PATH: no ratio` },
-      );
-    }
-    rows.push(...baseline.values());
-    return rows;
+    return [...rows, ...byScenario(ledgerRowsPg), ...baselineRows];
   },
 };
