@@ -10,7 +10,6 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { migrate } from '../../src/db/migrate.ts';
 import { openPglite } from '../../src/db/pglite.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
@@ -20,36 +19,13 @@ import { LedgerBatcher } from '../../src/ledger/batcher.ts';
 import { postJournal, transfer } from '../../src/ledger/ledger.ts';
 import { insertWorkspace } from '../../src/modules/workspace/repo.ts';
 import { newId } from '../../src/platform/ids.ts';
+import { scratchDatabase } from '../scratch.ts';
 import { type BenchPart, type BenchRow, percentile } from '../table.ts';
 
 const run = promisify(execFile);
 const ACCOUNTS = 1000;
 const CONCURRENCY = [1, 8, 32];
 const PART = 'ledger';
-
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
-/** Creates a scratch database on the server; drop() removes it. */
-async function scratchDatabase(serverUrl: string, prefix: string) {
-  const name = `${prefix}_${Date.now().toString(36)}_${process.pid}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  return {
-    url: withDatabase(serverUrl, name),
-    drop: async () => {
-      const dropper = new pg.Client({ connectionString: serverUrl });
-      await dropper.connect();
-      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await dropper.end();
-    },
-  };
-}
 
 /** One workspace, 1,000 parties with a BRL available balance each, funded by one journal. */
 async function seed(db: Database): Promise<{ workspaceId: string; accounts: PartyAccount[] }> {

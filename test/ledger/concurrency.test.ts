@@ -30,6 +30,24 @@ describe.skipIf(!onRealPostgres())('ledger under concurrency (PostgreSQL)', () =
   const rejections = (results: PromiseSettledResult<unknown>[]) =>
     results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason);
 
+  /** n transfers at once, each in its own transaction, never retried. */
+  const race = (
+    n: number,
+    input: (
+      i: number,
+    ) => Omit<
+      Parameters<typeof transfer>[1],
+      'workspaceId' | 'environment' | 'referenceType' | 'referenceId'
+    >,
+  ) =>
+    Promise.allSettled(
+      Array.from({ length: n }, (_, i) =>
+        db.transaction((tx) => transfer(tx, { workspaceId, environment: env, ...ref, ...input(i) }), {
+          retries: 0,
+        }),
+      ),
+    );
+
   const journalsOf = async (account: string) =>
     (
       await db.query<{ n: bigint }>(
@@ -52,22 +70,11 @@ describe.skipIf(!onRealPostgres())('ledger under concurrency (PostgreSQL)', () =
         if (value < lowest) lowest = value;
       }
     })();
-    const results = await Promise.allSettled(
-      Array.from({ length: 200 }, () =>
-        db.transaction(
-          (tx) =>
-            transfer(tx, {
-              workspaceId,
-              environment: env,
-              ...ref,
-              from: payer,
-              to: systemAccount.feeRevenue(env, 'BRL'),
-              amount: 1n,
-            }),
-          { retries: 0 },
-        ),
-      ),
-    );
+    const results = await race(200, () => ({
+      from: payer,
+      to: systemAccount.feeRevenue(env, 'BRL'),
+      amount: 1n,
+    }));
     running = false;
     await watcher;
     const ok = results.filter((r) => r.status === 'fulfilled');
@@ -84,22 +91,7 @@ describe.skipIf(!onRealPostgres())('ledger under concurrency (PostgreSQL)', () =
   it('200 concurrent credits into one account lose no update', async () => {
     const payee = avail(parties[1]!);
     // The account does not exist yet: the first credits race to create it too.
-    const results = await Promise.allSettled(
-      Array.from({ length: 200 }, (_, i) =>
-        db.transaction(
-          (tx) =>
-            transfer(tx, {
-              workspaceId,
-              environment: env,
-              ...ref,
-              from: settlement,
-              to: payee,
-              amount: BigInt(i + 1),
-            }),
-          { retries: 0 },
-        ),
-      ),
-    );
+    const results = await race(200, (i) => ({ from: settlement, to: payee, amount: BigInt(i + 1) }));
     expect(rejections(results)).toEqual([]);
     expect(await balanceOf(db, payee)).toBe(20_100n);
     expect(await journalsOf(accountId(payee))).toBe(200n);
@@ -119,22 +111,7 @@ describe.skipIf(!onRealPostgres())('ledger under concurrency (PostgreSQL)', () =
         ],
       }),
     );
-    const results = await Promise.allSettled(
-      Array.from({ length: 200 }, (_, i) =>
-        db.transaction(
-          (tx) =>
-            transfer(tx, {
-              workspaceId,
-              environment: env,
-              ...ref,
-              from: i % 2 ? a : b,
-              to: i % 2 ? b : a,
-              amount: 3n,
-            }),
-          { retries: 0 },
-        ),
-      ),
-    );
+    const results = await race(200, (i) => ({ from: i % 2 ? a : b, to: i % 2 ? b : a, amount: 3n }));
     expect(rejections(results)).toEqual([]);
     expect((await balanceOf(db, a)) + (await balanceOf(db, b))).toBe(2000n);
     expect(await balanceOf(db, a)).toBe(1000n);
