@@ -22,7 +22,7 @@ import type { BenchPart, BenchRow } from '../table.ts';
 
 export const PAYOUTS_PART = 'payouts';
 export const PAYOUTS_SCENARIO = 'POST /pix/payouts over HTTP (autocannon)';
-const CONNECTIONS = 32;
+const CONNECTIONS = Number(process.env.BENCH_PAYOUT_CONNECTIONS ?? 32);
 const PAYOUT_AMOUNT = 100n;
 const PAYOUT_FEE = 100n;
 

@@ -265,7 +265,7 @@ export async function reconcileProcessing(deps: Deps): Promise<number> {
 
 /**
  * Reserves an outgoing transfer's amount (available → locked) and enqueues its send job, in the
- * transaction that creates the payment. The provider check comes after the balance (API.md's order).
+ * transaction that creates the payment. The provider check comes after the balance (API.md order).
  */
 export async function holdAndQueueTransfer(
   tx: Tx,
@@ -273,6 +273,14 @@ export async function holdAndQueueTransfer(
   transfer: TransferJob & { partyId: string; currency: Currency; amount: bigint },
   at: Date,
 ): Promise<void> {
+  const job: TransferJob = {
+    paymentId: transfer.paymentId,
+    workspaceId: transfer.workspaceId,
+    environment: transfer.environment,
+  };
+  await enqueueJob(tx, SEND_JOB, { ...job }, at);
+  // The debit comes last: from it to COMMIT the party's balance row is locked, and every other
+  // payout of that party waits on it, so nothing that could run before it runs after it.
   await moveKind(tx, {
     workspaceId: transfer.workspaceId,
     environment: transfer.environment,
@@ -288,12 +296,6 @@ export async function holdAndQueueTransfer(
   if (!deps.providers.pix(transfer.environment)) {
     throw new AppError('provider_unavailable', 'No PIX provider is configured for this environment.');
   }
-  const job: TransferJob = {
-    paymentId: transfer.paymentId,
-    workspaceId: transfer.workspaceId,
-    environment: transfer.environment,
-  };
-  await enqueueJob(tx, SEND_JOB, { ...job }, at);
 }
 
 const asTransferJob = (job: Job) => job.payload as unknown as TransferJob;
