@@ -1,10 +1,7 @@
 import pg from 'pg';
+import { withDatabase } from '../test/support/database-url.ts';
 
-export function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
+export { withDatabase };
 
 /** Creates a scratch database `<prefix>_<time>_<pid>` on the server; drop() removes it. */
 export async function scratchDatabase(serverUrl: string, prefix: string) {
@@ -22,4 +19,16 @@ export async function scratchDatabase(serverUrl: string, prefix: string) {
       await dropper.end();
     },
   };
+}
+
+/** Whether a PostgreSQL server answers at `url` (within 3 s). */
+export async function serverAnswers(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
 }

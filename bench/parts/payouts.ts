@@ -9,7 +9,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 // @ts-expect-error autocannon ships no type declarations
 import autocannonUntyped from 'autocannon';
-import pg from 'pg';
 import { buildApp } from '../../src/app.ts';
 import '../../src/background.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -18,6 +17,7 @@ import { openPostgres } from '../../src/db/postgres.ts';
 import { type Deps, systemClock } from '../../src/platform/context.ts';
 import { Sealer } from '../../src/platform/secrets.ts';
 import { createProviders } from '../../src/providers/index.ts';
+import { scratchDatabase, serverAnswers } from '../scratch.ts';
 import type { BenchPart, BenchRow } from '../table.ts';
 
 export const PAYOUTS_PART = 'payouts';
@@ -49,40 +49,6 @@ interface AutocannonResult {
 }
 const autocannon = autocannonUntyped as (options: AutocannonOptions) => Promise<AutocannonResult>;
 
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
-async function scratchDatabase(serverUrl: string) {
-  const name = `lastro_bench_payouts_${Date.now().toString(36)}_${process.pid}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  return {
-    url: withDatabase(serverUrl, name),
-    drop: async () => {
-      const dropper = new pg.Client({ connectionString: serverUrl });
-      await dropper.connect();
-      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await dropper.end();
-    },
-  };
-}
-
-async function serverAnswers(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export const payoutsBench: BenchPart = {
   name: PAYOUTS_PART,
   async run({ databaseUrl, quick }) {
@@ -90,7 +56,7 @@ export const payoutsBench: BenchPart = {
       console.error('bench: payouts needs PostgreSQL; none answers at the bench URL, skipped');
       return [];
     }
-    const scratch = await scratchDatabase(databaseUrl);
+    const scratch = await scratchDatabase(databaseUrl, 'lastro_bench_payouts');
     // The pool matches the connections, as a production deployment would size it.
     const db = openPostgres(scratch.url, CONNECTIONS);
     try {

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
 import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { loadConfig } from '../../src/config.ts';
@@ -17,6 +16,7 @@ import { newId } from '../../src/platform/ids.ts';
 import { Sealer } from '../../src/platform/secrets.ts';
 import { TaskRunner } from '../../src/platform/tasks.ts';
 import { createProviders } from '../../src/providers/index.ts';
+import { scratchDatabase } from '../scratch.ts';
 import { type BenchPart, type BenchRow, percentile } from '../table.ts';
 
 const TENANTS = 16;
@@ -179,20 +179,13 @@ export const webhooksPart: BenchPart = {
   async run({ databaseUrl, quick }) {
     const rows: BenchRow[] = [];
     if (databaseUrl) {
-      const name = `lastro_bench_webhooks_${process.pid}`;
-      const admin = new pg.Client({ connectionString: databaseUrl });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.query(`CREATE DATABASE ${name}`);
-      const url = new URL(databaseUrl);
-      url.pathname = `/${name}`;
-      const db = openPostgres(url.toString(), 40);
+      const scratch = await scratchDatabase(databaseUrl, 'lastro_bench_webhooks');
+      const db = openPostgres(scratch.url, 40);
       try {
         rows.push(...(await measure(db, 'postgres', quick)));
       } finally {
         await db.close();
-        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await admin.end();
+        await scratch.drop();
       }
     }
     const lite = await openPglite();
