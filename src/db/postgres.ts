@@ -36,7 +36,12 @@ export function openPostgres(connectionString: string, max = 20): Database {
           },
         };
         try {
-          await client.query('BEGIN');
+          // One round trip for both: BEGIN and the lock timeout travel as one simple-protocol query.
+          await client.query(
+            options.lockTimeoutMs === undefined
+              ? 'BEGIN'
+              : `BEGIN; SET LOCAL lock_timeout = ${Math.trunc(options.lockTimeoutMs)}`,
+          );
           const result = await fn(tx);
           await client.query('COMMIT');
           client.release();

@@ -20,6 +20,8 @@ export interface Tx extends Queryable {
 export interface TransactionOptions {
   /** Re-run the function on deadlock or serialization failure (the function must only touch the database). */
   retries?: number;
+  /** PostgreSQL: how long a statement may wait for a row lock before failing with 55P03. */
+  lockTimeoutMs?: number;
 }
 
 export interface Database extends Queryable {

@@ -5,7 +5,7 @@ import type { Deps } from './context.ts';
 import { AppError, invalidRequest, LOCK_NOT_AVAILABLE, pgErrorCode } from './errors.ts';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
-const IN_USE_WAIT = '10s';
+const IN_USE_WAIT_MS = 10_000;
 const RETENTION_HOURS = 24;
 
 /** JSON with object keys sorted, so the same body always hashes the same. */
@@ -60,58 +60,60 @@ export async function runIdempotentWrite<T>(
 
   const hash = requestHash(request);
   const scope = [caller.workspaceId, caller.environment, key] as const;
-  const outcome = await deps.db.transaction(async (tx) => {
-    if (deps.db.kind === 'postgres') await tx.query(`SET LOCAL lock_timeout = '${IN_USE_WAIT}'`);
-    let inserted: boolean;
-    try {
-      const result = await tx.query(
-        `INSERT INTO idempotency_keys (workspace_id, environment, key, request_hash, method, path, money_moving)
+  const outcome = await deps.db.transaction(
+    async (tx) => {
+      let inserted: boolean;
+      try {
+        const result = await tx.query(
+          `INSERT INTO idempotency_keys (workspace_id, environment, key, request_hash, method, path, money_moving)
          VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-        [
-          ...scope,
-          hash,
-          request.method,
-          request.url.split('?')[0],
-          request.routeOptions.config.moneyMoving === true,
-        ],
-      );
-      inserted = result.rowCount === 1;
-    } catch (error) {
-      if (pgErrorCode(error) === LOCK_NOT_AVAILABLE) {
-        throw new AppError(
-          'idempotency_key_in_use',
-          'A request with this Idempotency-Key is still being processed.',
+          [
+            ...scope,
+            hash,
+            request.method,
+            request.url.split('?')[0],
+            request.routeOptions.config.moneyMoving === true,
+          ],
         );
+        inserted = result.rowCount === 1;
+      } catch (error) {
+        if (pgErrorCode(error) === LOCK_NOT_AVAILABLE) {
+          throw new AppError(
+            'idempotency_key_in_use',
+            'A request with this Idempotency-Key is still being processed.',
+          );
+        }
+        throw error;
       }
-      throw error;
-    }
-    if (!inserted) {
-      const { rows } = await tx.query<StoredRecord>(
-        'SELECT request_hash, response FROM idempotency_keys WHERE workspace_id = $1 AND environment = $2 AND key = $3',
-        scope,
-      );
-      const stored = rows[0];
-      if (!stored)
-        throw new AppError(
-          'idempotency_key_in_use',
-          'Retry: the first request with this key was just rolled back.',
+      if (!inserted) {
+        const { rows } = await tx.query<StoredRecord>(
+          'SELECT request_hash, response FROM idempotency_keys WHERE workspace_id = $1 AND environment = $2 AND key = $3',
+          scope,
         );
-      if (!Buffer.from(stored.request_hash).equals(hash)) {
-        throw new AppError(
-          'idempotency_key_reuse',
-          'This Idempotency-Key was used with a different request.',
-        );
+        const stored = rows[0];
+        if (!stored)
+          throw new AppError(
+            'idempotency_key_in_use',
+            'Retry: the first request with this key was just rolled back.',
+          );
+        if (!Buffer.from(stored.request_hash).equals(hash)) {
+          throw new AppError(
+            'idempotency_key_reuse',
+            'This Idempotency-Key was used with a different request.',
+          );
+        }
+        return { replayed: true as const, response: openStored(deps, stored.response) as T };
       }
-      return { replayed: true as const, response: openStored(deps, stored.response) as T };
-    }
-    const response = await fn(tx);
-    await tx.query(
-      `UPDATE idempotency_keys SET status_code = 200, response = $4
+      const response = await fn(tx);
+      await tx.query(
+        `UPDATE idempotency_keys SET status_code = 200, response = $4
         WHERE workspace_id = $1 AND environment = $2 AND key = $3`,
-      [...scope, JSON.stringify({ sealed: deps.sealer.seal(JSON.stringify(response ?? null)) })],
-    );
-    return { replayed: false as const, response };
-  });
+        [...scope, JSON.stringify({ sealed: deps.sealer.seal(JSON.stringify(response ?? null)) })],
+      );
+      return { replayed: false as const, response };
+    },
+    { lockTimeoutMs: IN_USE_WAIT_MS },
+  );
   request.idempotencyReplayed = outcome.replayed;
   return outcome.response;
 }

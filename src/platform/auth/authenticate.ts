@@ -46,6 +46,22 @@ export async function requireSessionUser(deps: Deps, request: FastifyRequest): P
 
 const SUBACCOUNT_HEADER = 'x-subaccount-id';
 
+/** last_used_at is kept to the minute; this process skips the write while its own last one is fresh. */
+const TOUCH_EVERY_MS = 60_000;
+const lastTouched = new Map<string, number>();
+
+async function touchKey(deps: Deps, keyId: string): Promise<void> {
+  const now = Date.now();
+  if (now - (lastTouched.get(keyId) ?? 0) < TOUCH_EVERY_MS) return;
+  if (lastTouched.size > 10_000) lastTouched.clear();
+  lastTouched.set(keyId, now);
+  await deps.db.query(
+    `UPDATE api_keys SET last_used_at = now()
+      WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+    [keyId],
+  );
+}
+
 /**
  * Applies the spec's Authentication rules 1–9 to a /v1/{env} request and returns the caller.
  * Order: credentials present → workspace header → credential valid → environment rules → route's caller kind → sub-account.
@@ -147,11 +163,7 @@ async function authenticateKey(
   if (keyEnvironment === 'live' && !key.production_enabled) {
     throw new AppError('production_not_enabled', 'The workspace owner has not enabled production yet.');
   }
-  await deps.db.query(
-    `UPDATE api_keys SET last_used_at = now()
-      WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
-    [key.id],
-  );
+  await touchKey(deps, key.id);
   return {
     type: 'api_key',
     workspaceId,
