@@ -40,7 +40,7 @@ afterAll(() => {
 describe('lastro serve on the embedded database', () => {
   const port = 39_000 + (process.pid % 1000);
 
-  it('answers /health within 15 s, generates a master key, and a second process on the same DATA_DIR exits clearly', async () => {
+  it('answers /health once migrated, generates a master key, and a second process on the same DATA_DIR exits clearly', async () => {
     const first = start(['serve'], { DATA_DIR: dataDir, PORT: String(port) });
     const healthy = await waitFor(
       async () => (await fetch(`http://127.0.0.1:${port}/health`)).status === 200,
