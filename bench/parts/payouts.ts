@@ -92,7 +92,7 @@ export const payoutsBench: BenchPart = {
         const session = { authorization: `Bearer ${signup.session_token}`, 'x-workspace-id': workspaceId };
         const key = await inject('POST', '/v1/sandbox/api-keys', { name: 'bench' }, session);
         const auth = { authorization: `Bearer ${key.secret}`, 'x-workspace-id': workspaceId };
-        await inject('POST', '/v1/sandbox/simulate/pix/cash-in', { amount_minor: '100000000000000' }, auth);
+        await inject('POST', '/v1/sandbox/simulate/pix/cash-in', { amount_minor: '999999999999' }, auth);
         await inject(
           'PUT',
           '/v1/sandbox/settlement-key',

@@ -78,7 +78,7 @@ export const systemAccount = {
 /** A stable text key of an account: equal keys are the same account. */
 export const accountKey = (ref: AccountRef): string =>
   ref.type === 'party'
-    ? `party|${ref.workspaceId}|${ref.environment}|${ref.partyId}|${ref.currency}|${ref.kind}`
+    ? `party|${ref.workspaceId.toLowerCase()}|${ref.environment}|${ref.partyId.toLowerCase()}|${ref.currency}|${ref.kind}`
     : `system|${ref.environment}|${ref.kind}|${ref.currency}|${ref.network ?? ''}`;
 
 /**

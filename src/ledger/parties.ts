@@ -10,15 +10,16 @@ import { forbidden, notFound } from '../platform/errors.ts';
  */
 
 async function checkParty(q: Queryable, caller: Caller, partyId: string): Promise<string> {
-  if (caller.partyId !== null && caller.partyId !== partyId) {
+  // UUIDs compare without case in SQL but not as text: the id as stored is the one that names accounts.
+  if (caller.partyId !== null && caller.partyId.toLowerCase() !== partyId.toLowerCase()) {
     throw forbidden('This key is scoped to another party.');
   }
-  const { rows } = await q.query('SELECT 1 FROM parties WHERE workspace_id = $1 AND id = $2', [
-    caller.workspaceId,
-    partyId,
-  ]);
-  if (rows.length === 0) throw notFound('Party');
-  return partyId;
+  const { rows } = await q.query<{ id: string }>(
+    'SELECT id FROM parties WHERE workspace_id = $1 AND id = $2',
+    [caller.workspaceId, partyId],
+  );
+  if (!rows[0]) throw notFound('Party');
+  return rows[0].id;
 }
 
 /** For lists: the one party to narrow to, or null for every party of the workspace. */

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, type ErrorDetail } from './errors.ts';
+import { AppError, type ErrorDetail, pgErrorCode } from './errors.ts';
 
 interface AjvIssue {
   instancePath: string;
@@ -15,6 +15,23 @@ function validationDetails(context: string, issues: AjvIssue[]): ErrorDetail[] {
     return { field: pointer ? `${context}.${pointer}` : context, issue: issue.message ?? issue.keyword };
   });
 }
+
+/**
+ * PostgreSQL data errors that only a caller's input can cause (text with NUL, a date PostgreSQL
+ * cannot hold, a number past BIGINT): the write rolled back, and the caller hears it was the input.
+ */
+const DATA_ERRORS: Record<string, () => AppError> = {
+  '22P05': () =>
+    new AppError(
+      'invalid_request',
+      'Text fields cannot contain NUL or other characters PostgreSQL cannot store.',
+    ),
+  '22021': () => new AppError('invalid_request', 'Text fields must be valid UTF-8.'),
+  '22007': () => new AppError('invalid_request', 'A date-time is outside the range this API accepts.'),
+  '22009': () => new AppError('invalid_request', 'A date-time is outside the range this API accepts.'),
+  '22008': () => new AppError('invalid_request', 'A date-time is outside the range this API accepts.'),
+  '22003': () => new AppError('invalid_amount', 'The amount is outside the range the ledger can hold.'),
+};
 
 /** Maps any thrown error to the public {error, message} shape. Internals never reach the body. */
 export function toAppError(error: FastifyError | AppError | Error, request: FastifyRequest): AppError {
@@ -51,6 +68,8 @@ export function toAppError(error: FastifyError | AppError | Error, request: Fast
         { field: 'headers.content-type', issue: 'must be application/json' },
       ]);
   }
+  const dataError = DATA_ERRORS[pgErrorCode(error) ?? ''];
+  if (dataError) return dataError();
   if (fastifyError.statusCode === 429) {
     return new AppError('rate_limited', 'Too many requests; retry after the time in Retry-After.');
   }

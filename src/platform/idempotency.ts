@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Tx } from '../db/types.ts';
-import type { Deps } from './context.ts';
+import type { Caller, Deps } from './context.ts';
 import { AppError, invalidRequest, LOCK_NOT_AVAILABLE, pgErrorCode } from './errors.ts';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -59,14 +59,17 @@ export async function runIdempotentWrite<T>(
   if (key === undefined || !caller) return deps.db.transaction(fn);
 
   const hash = requestHash(request);
-  const scope = [caller.workspaceId, caller.environment, key] as const;
+  const scope = [caller.workspaceId, caller.environment, callerScope(caller), key] as const;
   const outcome = await deps.db.transaction(
     async (tx) => {
       let inserted: boolean;
       try {
         const result = await tx.query(
-          `INSERT INTO idempotency_keys (workspace_id, environment, key, request_hash, method, path, money_moving)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+          // RETURNING runs only once the row is in (after any wait on a concurrent duplicate): it lifts
+          // the lock timeout, which is meant for that wait alone, for the rest of the write.
+          `INSERT INTO idempotency_keys (workspace_id, environment, caller, key, request_hash, method, path, money_moving)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING
+           RETURNING set_config('lock_timeout', '0', true)`,
           [
             ...scope,
             hash,
@@ -87,7 +90,7 @@ export async function runIdempotentWrite<T>(
       }
       if (!inserted) {
         const { rows } = await tx.query<StoredRecord>(
-          'SELECT request_hash, response FROM idempotency_keys WHERE workspace_id = $1 AND environment = $2 AND key = $3',
+          'SELECT request_hash, response FROM idempotency_keys WHERE workspace_id = $1 AND environment = $2 AND caller = $3 AND key = $4',
           scope,
         );
         const stored = rows[0];
@@ -106,8 +109,8 @@ export async function runIdempotentWrite<T>(
       }
       const response = await fn(tx);
       await tx.query(
-        `UPDATE idempotency_keys SET status_code = 200, response = $4
-        WHERE workspace_id = $1 AND environment = $2 AND key = $3`,
+        `UPDATE idempotency_keys SET status_code = 200, response = $5
+        WHERE workspace_id = $1 AND environment = $2 AND caller = $3 AND key = $4`,
         [...scope, JSON.stringify({ sealed: deps.sealer.seal(JSON.stringify(response ?? null)) })],
       );
       return { replayed: false as const, response };
@@ -126,6 +129,12 @@ function openStored(deps: Deps, stored: unknown): unknown {
   const sealed = (stored as { sealed?: string } | null)?.sealed;
   if (typeof sealed !== 'string') throw new Error('idempotency record without a sealed response');
   return JSON.parse(deps.sealer.open(sealed));
+}
+
+/** Who owns a key: the workspace as a whole, or one party-scoped key's party, as seen from the caller's own workspace. */
+function callerScope(caller: Caller): string {
+  const acting = caller.actingSubaccountId ? `acting:${caller.callerWorkspaceId}` : 'workspace';
+  return caller.partyId ? `${acting}|party:${caller.partyId.toLowerCase()}` : acting;
 }
 
 /** Deletes records older than the retention, except those guarding money-moving creates. */

@@ -5,6 +5,7 @@ import { defaultParty, partyFilter } from '../../ledger/parties.ts';
 import type { Caller } from '../../platform/context.ts';
 import { invalidRequest } from '../../platform/errors.ts';
 import { iso } from '../../platform/schema.ts';
+import { parseTimestampBound } from '../../platform/time.ts';
 
 interface BalanceRow {
   party_id: string;
@@ -119,8 +120,8 @@ export async function statement(q: Queryable, caller: Caller, query: StatementQu
       caller.workspaceId,
       caller.environment,
       partyId,
-      query.from ?? null,
-      query.to ?? null,
+      parseTimestampBound(query.from, 'from'),
+      parseTimestampBound(query.to, 'to'),
       query.kind ?? null,
       after?.posted_at ?? null,
       after?.id ?? null,

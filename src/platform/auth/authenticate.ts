@@ -124,8 +124,6 @@ async function authenticateKey(
 ): Promise<Caller> {
   const key = await findKeyByHash(deps.db, sha256(token));
   if (!key) throw invalidCredentials();
-  if (key.revoked_at) throw new AppError('api_key_revoked', 'This API key has been revoked.');
-
   // Rule 5: a live key seen on a sandbox path has leaked somewhere it should not be; it dies now.
   if (keyEnvironment === 'live' && pathEnvironment === 'sandbox') {
     await deps.db.transaction((tx) =>
@@ -142,7 +140,9 @@ async function authenticateKey(
       'A live key was used on a sandbox path and has been revoked. Create a new live key.',
     );
   }
+  // Another workspace's key is unknown here, revoked or not: saying "revoked" would confirm it exists.
   if (key.workspace_id !== workspaceId) throw invalidCredentials();
+  if (key.revoked_at) throw new AppError('api_key_revoked', 'This API key has been revoked.');
 
   // Rule 6: refused and logged, not revoked.
   if (keyEnvironment === 'sandbox' && pathEnvironment === 'live') {

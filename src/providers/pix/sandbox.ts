@@ -95,10 +95,18 @@ export class SandboxPixProvider implements PixProvider {
     if (row.status === 'processing' && row.settle_at <= this.clock.now()) {
       const rejected = row.amount % 100n === 13n;
       const settled = await this.db.query<TransferRow>(
-        `UPDATE sandbox_pix_transfers SET status = $2, failure_reason = $3 WHERE payment_id = $1 RETURNING *`,
+        // Only a transfer still processing settles here: an outcome forced in the meantime stands.
+        `UPDATE sandbox_pix_transfers SET status = $2, failure_reason = $3
+          WHERE payment_id = $1 AND status = 'processing' RETURNING *`,
         [paymentId, rejected ? 'failed' : 'completed', rejected ? 'sandbox_rejected' : null],
       );
-      row = settled.rows[0]!;
+      row =
+        settled.rows[0] ??
+        (
+          await this.db.query<TransferRow>('SELECT * FROM sandbox_pix_transfers WHERE payment_id = $1', [
+            paymentId,
+          ])
+        ).rows[0]!;
     }
     return {
       status: row.status,

@@ -42,8 +42,14 @@ export default function route(app: App, deps: Deps) {
     async (request) => {
       const { rows } = await deps.db.query<{ created_at: Date }>(
         `SELECT id, workspace_id, environment, actor_type, actor_id, action, target_type, target_id, ip, request_id, metadata, created_at
-           FROM audit_events WHERE workspace_id = $1 AND ($2::uuid IS NULL OR id < $2) ORDER BY id DESC LIMIT $3`,
-        [request.caller!.workspaceId, request.query.cursor ?? null, request.query.limit ?? 50],
+           FROM audit_events WHERE workspace_id = $1 AND (environment = $4 OR environment IS NULL)
+            AND ($2::uuid IS NULL OR id < $2) ORDER BY id DESC LIMIT $3`,
+        [
+          request.caller!.workspaceId,
+          request.query.cursor ?? null,
+          request.query.limit ?? 50,
+          request.caller!.environment,
+        ],
       );
       return { data: rows.map((row) => ({ ...row, created_at: iso(row.created_at) })) as never };
     },

@@ -4,6 +4,7 @@ import { type App, EnvIdParams, respond } from '../../../platform/schema.ts';
 import { Payment } from '../../payments/schemas.ts';
 import { simulateExpire, simulateOutcome, simulatePay } from '../simulate.ts';
 
+// Sandbox PIX helpers count among the spec's pix routes: a parent funds and settles its sub-accounts too.
 const config = { auth: 'any', subaccount: true } as const;
 const tags = ['sandbox'];
 

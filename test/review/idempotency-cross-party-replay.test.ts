@@ -1,0 +1,49 @@
+/**
+ * Finding: the Idempotency-Key scope is (workspace, environment, key) and the request hash is
+ * method + path + body — the caller is in neither. Two party-scoped keys of one workspace that happen
+ * to use the same Idempotency-Key with the same body share one record: the second party's payout is
+ * never executed and it is answered with the FIRST party's payment (another party's record leaks,
+ * and the second party believes it paid).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/platform/ids.ts';
+import { pixWorkspace } from '../pix/support.ts';
+import { startTestApp, type TestContext } from '../support/app.ts';
+import { client, createApiKey } from '../support/fixtures.ts';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await startTestApp();
+});
+afterAll(() => ctx.close());
+
+describe('idempotency scope ignores the caller', () => {
+  it('a party-scoped key replaying another party’s Idempotency-Key gets its own payout, not the other’s', async () => {
+    const ws = await pixWorkspace(ctx, 'Cross party');
+    await ws.setSettlementKey();
+    const partyB = newId();
+    await ctx.db.query(
+      `INSERT INTO parties (id, workspace_id, kind, display_name) VALUES ($1, $2, 'person', 'Bia')`,
+      [partyB, ws.owner.workspaceId],
+    );
+    const keyA = await createApiKey(ctx.app, ws.owner, 'sandbox', { party_id: ws.owner.defaultPartyId });
+    const keyB = await createApiKey(ctx.app, ws.owner, 'sandbox', { party_id: partyB });
+    const apiA = client(ctx.app, keyA.secret, ws.owner.workspaceId);
+    const apiB = client(ctx.app, keyB.secret, ws.owner.workspaceId);
+    for (const api of [apiA, apiB]) {
+      const c = await api.post('/v1/sandbox/simulate/pix/cash-in', { amount_minor: '10000' });
+      expect(c.statusCode, c.body).toBe(200);
+    }
+
+    const body = { amount_minor: '1000', pix_key: 'a@b.com' };
+    const headers = { 'idempotency-key': 'order-1' };
+    const a = await apiA.post('/v1/sandbox/pix/payouts', body, headers);
+    expect(a.statusCode, a.body).toBe(200);
+    expect(a.json().data.party_id).toBe(ws.owner.defaultPartyId);
+
+    const b = await apiB.post('/v1/sandbox/pix/payouts', body, headers);
+    // B must not see A's payment (and its payout must run, or at least be refused)
+    expect(b.headers['idempotency-replayed']).toBeUndefined();
+    expect(b.json().data?.party_id).toBe(partyB);
+  });
+});

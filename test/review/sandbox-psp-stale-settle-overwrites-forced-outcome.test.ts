@@ -1,0 +1,88 @@
+/**
+ * Finding: SandboxPixProvider.getStatus reads a transfer, then settles it with
+ * `UPDATE … SET status = … WHERE payment_id = $1` — no `AND status = 'processing'` guard. A worker
+ * that read the transfer just before a sandbox helper forced an outcome overwrites that outcome.
+ * Sequence here: the worker's send job reads the transfer (processing, due); the /fail helper forces
+ * `failed` and the payment is failed (amount + fee back to available); the worker then writes
+ * `completed` over it. The PSP now says the money left (with an end-to-end id) while the ledger gave
+ * it back: the ledger and the PSP disagree, and the money exists twice.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/types.ts';
+import { runDueJobs } from '../../src/platform/jobs.ts';
+import { SandboxPixProvider } from '../../src/providers/pix/sandbox.ts';
+import { pixWorkspace } from '../pix/support.ts';
+import { startTestApp, type TestContext } from '../support/app.ts';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await startTestApp({ sandboxSettleMs: 0 });
+});
+afterAll(() => ctx.close());
+
+describe('sandbox PSP vs helper race', () => {
+  it('a forced failure is not overwritten by a stale automatic settlement', async () => {
+    const ws = await pixWorkspace(ctx, 'PSP race');
+    await ws.setSettlementKey();
+    await ws.cashIn('10000');
+    const created = await ws.api.post('/v1/sandbox/pix/payouts', {
+      amount_minor: '1000',
+      pix_key: 'a@b.com',
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const id = created.json().data.id as string;
+
+    // The worker's provider: its first status read pauses until released (a slow worker).
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    let reached!: () => void;
+    const atGate = new Promise<void>((r) => {
+      reached = r;
+    });
+    let gated = false;
+    const real = ctx.db;
+    const slowDb: Database = {
+      ...real,
+      kind: real.kind,
+      transaction: real.transaction.bind(real),
+      close: real.close.bind(real),
+      exec: real.exec.bind(real),
+      async query(text, params) {
+        const result = await real.query(text, params);
+        if (!gated && text.startsWith('SELECT * FROM sandbox_pix_transfers')) {
+          gated = true;
+          reached();
+          await gate;
+        }
+        return result as never;
+      },
+    };
+    const workerProvider = new SandboxPixProvider(slowDb, ctx.clock, 0);
+    const original = ctx.deps.providers.pix;
+    (ctx.deps.providers as { pix: typeof original }).pix = (env) =>
+      env === 'sandbox' ? workerProvider : undefined;
+    try {
+      const worker = runDueJobs(ctx.deps);
+      await atGate;
+      const failed = await ws.api.post(`/v1/sandbox/simulate/payments/${id}/fail`, {});
+      expect(failed.statusCode, failed.body).toBe(200);
+      expect(failed.json().data.status).toBe('failed');
+      release();
+      await worker;
+    } finally {
+      (ctx.deps.providers as { pix: typeof original }).pix = original;
+    }
+
+    const payment = (await ws.api.get(`/v1/sandbox/payments/${id}`)).json().data;
+    expect(payment.status).toBe('failed');
+    expect(await ws.balances()).toMatchObject({ available: '10000', locked: '0' });
+    const { rows } = await ctx.db.query<{ status: string }>(
+      'SELECT status FROM sandbox_pix_transfers WHERE payment_id = $1',
+      [id],
+    );
+    // The PSP must agree with the ledger: the transfer failed, no money left.
+    expect(rows[0]?.status).toBe('failed');
+  });
+});
