@@ -9,11 +9,24 @@ import { forbidden, notFound } from '../platform/errors.ts';
  * - party_id omitted on a write means the key's party, else the workspace's default entity party.
  */
 
-async function checkParty(q: Queryable, caller: Caller, partyId: string): Promise<string> {
+/**
+ * The party a request names, after the party-scope rule: a party-scoped key naming another party is
+ * 403. Null means "the default" (the key's party, else the workspace's default entity party).
+ */
+export function requestedParty(caller: Caller, partyId?: string): string | null {
   // UUIDs compare without case in SQL but not as text: the id as stored is the one that names accounts.
-  if (caller.partyId !== null && caller.partyId.toLowerCase() !== partyId.toLowerCase()) {
+  if (
+    partyId !== undefined &&
+    caller.partyId !== null &&
+    caller.partyId.toLowerCase() !== partyId.toLowerCase()
+  ) {
     throw forbidden('This key is scoped to another party.');
   }
+  return partyId ?? caller.partyId;
+}
+
+async function checkParty(q: Queryable, caller: Caller, partyId: string): Promise<string> {
+  requestedParty(caller, partyId);
   const { rows } = await q.query<{ id: string }>(
     'SELECT id FROM parties WHERE workspace_id = $1 AND id = $2',
     [caller.workspaceId, partyId],

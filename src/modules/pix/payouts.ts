@@ -1,14 +1,13 @@
 import type { Tx } from '../../db/types.ts';
 import { currencyOf, parseAmount } from '../../ledger/currency.ts';
-import { owningParty } from '../../ledger/parties.ts';
 import type { Caller, Deps } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { createPayment } from '../payments/service.ts';
-import { feeFor } from './fees.ts';
+import { computeFee, DEFAULT_FEES } from './fees.ts';
 import { type PixKeyType, parsePixKey } from './keys.ts';
 import { holdAndQueueTransfer } from './lifecycle.ts';
-import { findSettlementKey } from './settlement-key.ts';
+import { loadPayoutContext } from './payout-context.ts';
 
 export interface PayoutInput {
   amount_minor: string;
@@ -46,25 +45,19 @@ export async function createPayout(
   if (caller.type === 'session' && !sentKey) {
     throw new AppError('invalid_pix_key', 'pix_key is not a valid CPF, CNPJ, e-mail, +55 phone or EVP key.');
   }
-  const partyId = await owningParty(tx, caller, input.party_id);
-
-  const settlement = await findSettlementKey(tx, caller.workspaceId, caller.environment);
+  const context = await loadPayoutContext(tx, caller, input.party_id);
+  const { partyId, settlement } = context;
   if (!settlement) {
     throw new AppError(
       'settlement_key_required',
       'Register a settlement key in the dashboard before paying out.',
     );
   }
-  if (caller.environment === 'live') {
-    const { rows } = await tx.query<{ kyc_status: string }>('SELECT kyc_status FROM parties WHERE id = $1', [
-      partyId,
-    ]);
-    if (rows[0]?.kyc_status !== 'approved') {
-      throw new AppError('kyc_not_approved', 'The paying party needs approved KYC before live payouts.');
-    }
+  if (caller.environment === 'live' && context.kycStatus !== 'approved') {
+    throw new AppError('kyc_not_approved', 'The paying party needs approved KYC before live payouts.');
   }
   const destination = sentKey ?? { type: settlement.pix_key_type, value: settlement.pix_key };
-  const fee = await feeFor(tx, caller.workspaceId, caller.environment, 'pix_payout', amount);
+  const fee = computeFee(amount, context.feeSchedule ?? DEFAULT_FEES.pix_payout);
   const at = deps.clock.now();
   const paymentId = newId();
 
