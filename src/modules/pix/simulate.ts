@@ -1,3 +1,4 @@
+import type { Tx } from '../../db/types.ts';
 import type { Caller, Deps } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { findPaymentRow } from '../payments/repo.ts';
@@ -11,9 +12,12 @@ function sandboxScope(caller: Caller) {
   return { workspaceId: caller.workspaceId, environment: caller.environment, partyId: caller.partyId };
 }
 
-export async function simulatePay(deps: Deps, caller: Caller, id: string) {
+/** Runs one transaction: the route's request.write, so an Idempotency-Key is honoured. */
+type Write = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
+
+export async function simulatePay(deps: Deps, caller: Caller, id: string, write: Write) {
   const scope = sandboxScope(caller);
-  return deps.db.transaction((tx) => payCharge(tx, deps, scope, id));
+  return write((tx) => payCharge(tx, deps, scope, id));
 }
 
 /** Settles a payout or refund now, as the PSP would report it; a charge is paid (complete) or failed. */
@@ -22,14 +26,15 @@ export async function simulateOutcome(
   caller: Caller,
   id: string,
   outcome: 'completed' | 'failed',
+  write: Write,
   reason?: string,
 ) {
   const scope = sandboxScope(caller);
   const row = await findPaymentRow(deps.db, scope, id);
   if (!row) throw notFound('Payment');
   if (row.kind === 'pix_cash_in') {
-    if (outcome === 'completed') return simulatePay(deps, caller, id);
-    return deps.db.transaction((tx) =>
+    if (outcome === 'completed') return simulatePay(deps, caller, id, write);
+    return write((tx) =>
       transition(
         tx,
         scope,
@@ -62,9 +67,9 @@ export async function simulateOutcome(
   return getPayment(deps.db, caller, id);
 }
 
-export async function simulateExpire(deps: Deps, caller: Caller, id: string) {
+export async function simulateExpire(deps: Deps, caller: Caller, id: string, write: Write) {
   const scope = sandboxScope(caller);
-  return deps.db.transaction(async (tx) => {
+  return write(async (tx) => {
     const row = await lockPayment(tx, scope, id);
     if (row.kind !== 'pix_cash_in' || row.status !== 'created') {
       throw new AppError('invalid_state', 'Only an unpaid PIX charge can expire.');

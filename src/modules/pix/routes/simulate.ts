@@ -21,7 +21,9 @@ export default function route(app: App, deps: Deps) {
         response: respond(Payment),
       },
     },
-    async (request) => ({ data: await simulatePay(deps, request.caller!, request.params.id) }),
+    async (request) => ({
+      data: await simulatePay(deps, request.caller!, request.params.id, (fn) => request.write(fn)),
+    }),
   );
   app.post(
     '/v1/:env/simulate/payments/:id/complete',
@@ -35,7 +37,9 @@ export default function route(app: App, deps: Deps) {
       },
     },
     async (request) => ({
-      data: await simulateOutcome(deps, request.caller!, request.params.id, 'completed'),
+      data: await simulateOutcome(deps, request.caller!, request.params.id, 'completed', (fn) =>
+        request.write(fn),
+      ),
     }),
   );
   app.post(
@@ -58,6 +62,7 @@ export default function route(app: App, deps: Deps) {
         request.caller!,
         request.params.id,
         'failed',
+        (fn) => request.write(fn),
         request.body?.failure_reason,
       ),
     }),
@@ -73,6 +78,8 @@ export default function route(app: App, deps: Deps) {
         response: respond(Payment),
       },
     },
-    async (request) => ({ data: await simulateExpire(deps, request.caller!, request.params.id) }),
+    async (request) => ({
+      data: await simulateExpire(deps, request.caller!, request.params.id, (fn) => request.write(fn)),
+    }),
   );
 }
