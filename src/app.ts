@@ -16,6 +16,12 @@ import { AppError } from './platform/errors.ts';
 import { sendError } from './platform/http-errors.ts';
 import { runIdempotentWrite } from './platform/idempotency.ts';
 import { LOG_REDACT_PATHS } from './platform/logging.ts';
+import {
+  BODY_OPTIONAL,
+  documentCommonHeaders,
+  markOptionalBodies,
+  type OpenApiDocument,
+} from './platform/openapi.ts';
 import type { App } from './platform/schema.ts';
 import { sha256 } from './platform/secrets.ts';
 
@@ -128,6 +134,12 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     reply.log = request.log;
   });
 
+  // A route whose body is optional (schema 'x-body-optional') gets {} when none is sent.
+  app.addHook('preValidation', async (request) => {
+    const schema = request.routeOptions.schema as Record<string, unknown> | undefined;
+    if (schema?.[BODY_OPTIONAL] && (request.body === undefined || request.body === null)) request.body = {};
+  });
+
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.idempotencyReplayed) reply.header('idempotency-replayed', 'true');
     return payload;
@@ -154,12 +166,15 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
       },
       security: [{ bearer: [], workspace: [] }],
     },
+    transformObject: (document) =>
+      markOptionalBodies((document as unknown as { openapiObject: OpenApiDocument }).openapiObject) as never,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   const catalog: RouteEntry[] = [];
   app.decorate('routeCatalog', catalog);
   app.addHook('onRoute', (route) => {
+    documentCommonHeaders(route);
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       if (method === 'HEAD') continue;

@@ -46,6 +46,6 @@ export const normalizeEnvironment = (env: string): Environment | undefined =>
 export interface RouteEntry {
   method: string;
   url: string;
-  config: { auth?: AuthMode; subaccount?: boolean; moneyMoving?: boolean };
+  config: { auth?: AuthMode; subaccount?: boolean; moneyMoving?: boolean; sandboxOnly?: boolean };
   schema: { body?: unknown; querystring?: unknown; params?: unknown; response?: unknown; hide?: boolean };
 }

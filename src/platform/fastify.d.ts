@@ -12,6 +12,8 @@ declare module 'fastify' {
     auth?: AuthMode;
     /** The route accepts X-Subaccount-Id (spec rule 9). */
     subaccount?: boolean;
+    /** A sandbox test helper: a live path answers 404. */
+    sandboxOnly?: boolean;
     /** A money-moving create: its idempotency record never expires. */
     moneyMoving?: boolean;
   }

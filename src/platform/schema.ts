@@ -27,6 +27,14 @@ export const EnvParams = Type.Object({
 });
 export const EnvIdParams = Type.Object({ env: EnvParams.properties.env, id: Uuid });
 
+/** Path parameters of a sandbox-only route (a live path answers 404 before validation). */
+export const SandboxEnvParams = Type.Object({
+  env: Type.Union([Type.Literal('sandbox'), Type.Literal('test')], {
+    description: 'sandbox only; test is its alias',
+  }),
+});
+export const SandboxEnvIdParams = Type.Object({ env: SandboxEnvParams.properties.env, id: Uuid });
+
 export const ErrorBody = Type.Object({
   error: Type.String(),
   message: Type.String(),

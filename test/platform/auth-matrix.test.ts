@@ -87,11 +87,21 @@ describe.each(routes.map((r) => [`${r.method} ${r.url}`, r] as const))('%s', (_n
     expect(res.json().error).toBe('api_key_revoked');
   });
 
-  it('403 environment_mismatch for a sandbox key on the live path', async () => {
-    const res = await call(route, 'live', authHeaders(sandboxKey, owner.workspaceId));
-    expect(res.statusCode).toBe(403);
-    expect(res.json().error).toBe('environment_mismatch');
-  });
+  it(
+    route.config.sandboxOnly
+      ? '404 on the live path: a sandbox helper does not exist there'
+      : '403 environment_mismatch for a sandbox key on the live path',
+    async () => {
+      const res = await call(route, 'live', authHeaders(sandboxKey, owner.workspaceId));
+      if (route.config.sandboxOnly) {
+        expect(res.statusCode).toBe(404);
+        expect(res.json().error).toBe('not_found');
+        return;
+      }
+      expect(res.statusCode).toBe(403);
+      expect(res.json().error).toBe('environment_mismatch');
+    },
+  );
 
   it('401 api_key_revoked for a live key on the sandbox path, and the key stays revoked', async () => {
     const live = await createApiKey(ctx.app, owner, 'live');
@@ -107,16 +117,15 @@ describe.each(routes.map((r) => [`${r.method} ${r.url}`, r] as const))('%s', (_n
   });
 
   it('refuses a sub-account header it does not accept, or an unknown sub-account', async () => {
+    const credential = route.config.auth === 'session' ? owner.sessionToken : sandboxKey;
     const res = await call(
       route,
       'sandbox',
-      authHeaders(sandboxKey, owner.workspaceId, { 'x-subaccount-id': UNKNOWN_ID }),
+      authHeaders(credential, owner.workspaceId, { 'x-subaccount-id': UNKNOWN_ID }),
     );
     if (route.config.subaccount) {
       expect(res.statusCode).toBe(404);
       expect(res.json().error).toBe('not_found');
-    } else if (route.config.auth === 'session') {
-      expect(res.statusCode).toBe(403);
     } else {
       expect(res.statusCode).toBe(400);
       expect(res.json().error).toBe('invalid_request');
@@ -148,6 +157,14 @@ describe.each(routes.map((r) => [`${r.method} ${r.url}`, r] as const))('%s', (_n
   });
 });
 
-it('covers every authenticated route', () => {
-  expect(routes.length).toBeGreaterThanOrEqual(6);
+it('covers every authenticated route, the money routes among them', () => {
+  const names = routes.map((r) => `${r.method} ${r.url}`);
+  for (const name of [
+    'POST /v1/:env/pix/payouts',
+    'GET /v1/:env/balances',
+    'GET /v1/:env/webhooks/deliveries',
+  ]) {
+    expect(names).toContain(name);
+  }
+  expect(names).toHaveLength(ctx.app.routeCatalog.filter((r) => r.url.startsWith('/v1/:env/')).length);
 });

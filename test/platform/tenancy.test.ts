@@ -32,12 +32,19 @@ describe('tenant isolation', () => {
   });
 
   it('key lists and audit logs show only the own workspace', async () => {
-    await createApiKey(ctx.app, b, 'sandbox', { name: 'b-only' });
+    const theirs = await createApiKey(ctx.app, b, 'sandbox', { name: 'b-only' });
+    const own = await createApiKey(ctx.app, a, 'sandbox', { name: 'a-only' });
     const keys = await client(ctx.app, a.sessionToken, a.workspaceId).get('/v1/sandbox/api-keys');
     expect(keys.json().data.every((k: { workspace_id: string }) => k.workspace_id === a.workspaceId)).toBe(
       true,
     );
+    const keyIds = keys.json().data.map((k: { id: string }) => k.id);
+    expect(keyIds).toContain(own.id);
+    expect(keyIds).not.toContain(theirs.id);
     const audit = await client(ctx.app, a.sessionToken, a.workspaceId).get('/v1/sandbox/audit-events');
+    const targets = audit.json().data.map((e: { target_id: string | null }) => e.target_id);
+    expect(targets).toContain(own.id);
+    expect(targets).not.toContain(theirs.id);
     expect(audit.json().data.every((e: { workspace_id: string }) => e.workspace_id === a.workspaceId)).toBe(
       true,
     );

@@ -215,7 +215,6 @@ describe('tenant isolation', () => {
     expect(world.receiver.received('/tenant-b').map((r) => r.id)).toEqual([otherEvent.id]);
     expect(world.receiver.received('/tenant-b')[0]!.verifiedWith).toEqual([theirs.secret]);
     expect(world.receiver.received('/tenant-a')).toHaveLength(1);
-    expect(mine.id).not.toBe(theirs.id);
   });
 
   it("answers 404 for another workspace's endpoints, deliveries and events, and never lists them", async () => {
@@ -233,9 +232,11 @@ describe('tenant isolation', () => {
       await otherApi.post(`/v1/sandbox/webhooks/deliveries/${delivery!.id}/retry`),
       await otherApi.get(`/v1/sandbox/events/${event.id}`),
       // The same workspace in the other environment does not see sandbox records either.
-      await world.api.get(`/v1/sandbox/webhooks/endpoints/${endpoint.id}`.replace('sandbox', 'live')),
+      await client(world.ctx.app, world.owner.sessionToken, world.owner.workspaceId).get(
+        `/v1/live/webhooks/endpoints/${endpoint.id}`,
+      ),
     ];
-    for (const res of notFound.slice(0, -1)) {
+    for (const res of notFound) {
       expect(res.statusCode).toBe(404);
       expect(res.json().error).toBe('not_found');
     }

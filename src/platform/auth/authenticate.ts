@@ -69,7 +69,7 @@ async function touchKey(deps: Deps, keyId: string): Promise<void> {
 export async function authenticate(deps: Deps, request: FastifyRequest): Promise<Caller> {
   const mode = request.routeOptions.config.auth ?? 'any';
   const env = normalizeEnvironment((request.params as { env?: string }).env ?? '');
-  if (!env) throw notFound('Route');
+  if (!env || (env === 'live' && request.routeOptions.config.sandboxOnly)) throw notFound('Route');
 
   const token = tokenOf(request);
   if (token === undefined) throw new AppError('missing_credentials', 'Send Authorization: Bearer <API key>.');

@@ -24,7 +24,10 @@ export default function route(app: App, deps: Deps) {
           summary: `The charge's BR Code as a QR image (${extension.toUpperCase()})`,
           params: EnvIdParams,
           response: {
-            200: Type.String({ contentMediaType: format.type, description: 'QR image' }),
+            200: {
+              description: 'QR image',
+              content: { [format.type]: { schema: Type.String({ contentMediaType: format.type }) } },
+            },
             '4xx': ErrorBody,
             '5xx': ErrorBody,
           },

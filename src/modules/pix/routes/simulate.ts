@@ -1,11 +1,12 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../../platform/context.ts';
-import { type App, EnvIdParams, respond } from '../../../platform/schema.ts';
+import { BODY_OPTIONAL } from '../../../platform/openapi.ts';
+import { type App, respond, SandboxEnvIdParams } from '../../../platform/schema.ts';
 import { Payment } from '../../payments/schemas.ts';
 import { simulateExpire, simulateOutcome, simulatePay } from '../simulate.ts';
 
 // Sandbox PIX helpers count among the spec's pix routes: a parent funds and settles its sub-accounts too.
-const config = { auth: 'any', subaccount: true } as const;
+const config = { auth: 'any', subaccount: true, sandboxOnly: true } as const;
 const tags = ['sandbox'];
 
 /** The four payment helpers of API.md: pay, complete, fail, expire (sandbox only; live → 404). */
@@ -17,7 +18,7 @@ export default function route(app: App, deps: Deps) {
       schema: {
         tags,
         summary: 'A buyer pays this PIX charge',
-        params: EnvIdParams,
+        params: SandboxEnvIdParams,
         response: respond(Payment),
       },
     },
@@ -32,7 +33,7 @@ export default function route(app: App, deps: Deps) {
       schema: {
         tags,
         summary: 'The PSP settles this payout or refund now',
-        params: EnvIdParams,
+        params: SandboxEnvIdParams,
         response: respond(Payment),
       },
     },
@@ -49,10 +50,9 @@ export default function route(app: App, deps: Deps) {
       schema: {
         tags,
         summary: 'The PSP rejects this payout or refund; the money returns to available',
-        params: EnvIdParams,
-        body: Type.Optional(
-          Type.Object({ failure_reason: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }),
-        ),
+        params: SandboxEnvIdParams,
+        [BODY_OPTIONAL]: true,
+        body: Type.Object({ failure_reason: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }),
         response: respond(Payment),
       },
     },
@@ -63,7 +63,7 @@ export default function route(app: App, deps: Deps) {
         request.params.id,
         'failed',
         (fn) => request.write(fn),
-        request.body?.failure_reason,
+        request.body.failure_reason,
       ),
     }),
   );
@@ -74,7 +74,7 @@ export default function route(app: App, deps: Deps) {
       schema: {
         tags,
         summary: 'This PIX charge passes its expires_at now',
-        params: EnvIdParams,
+        params: SandboxEnvIdParams,
         response: respond(Payment),
       },
     },

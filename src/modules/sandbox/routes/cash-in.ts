@@ -1,6 +1,6 @@
 import type { Deps } from '../../../platform/context.ts';
 import { idempotencyKeyOf } from '../../../platform/idempotency.ts';
-import { type App, EnvParams, respond } from '../../../platform/schema.ts';
+import { type App, respond, SandboxEnvParams } from '../../../platform/schema.ts';
 import { Payment } from '../../payments/schemas.ts';
 import { SimulateCashInBody } from '../schemas.ts';
 import { simulateCashIn } from '../service.ts';
@@ -9,11 +9,11 @@ export default function route(app: App, deps: Deps) {
   app.post(
     '/v1/:env/simulate/pix/cash-in',
     {
-      config: { auth: 'any', subaccount: true, moneyMoving: true },
+      config: { auth: 'any', subaccount: true, moneyMoving: true, sandboxOnly: true },
       schema: {
         tags: ['sandbox'],
         summary: 'Sandbox only: a PIX payment received and settled at once, credited to the party',
-        params: EnvParams,
+        params: SandboxEnvParams,
         body: SimulateCashInBody,
         response: respond(Payment),
       },

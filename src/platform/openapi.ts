@@ -1,0 +1,52 @@
+import type { RouteOptions } from 'fastify';
+import { Type } from 'typebox';
+
+/** Schema key of a route whose JSON body may be left out (it is then read as {}). */
+export const BODY_OPTIONAL = 'x-body-optional';
+
+const IdempotencyKeyHeader = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  description:
+    'Makes the write safe to retry: the same key and body replay the stored response (Idempotency-Replayed: true); another body is 409 idempotency_key_reuse.',
+});
+const SubaccountHeader = Type.String({
+  format: 'uuid',
+  description: 'Act on one of your own sub-accounts (workspace-level callers only).',
+});
+
+/**
+ * Adds the request headers every route of a kind takes to its schema, so the document shows them:
+ * Idempotency-Key on writes under /v1/{env}, X-Subaccount-Id where the route accepts it. Validation
+ * of their values stays in the auth and idempotency layers, which run first.
+ */
+export function documentCommonHeaders(route: RouteOptions): void {
+  if (!route.url.startsWith('/v1/:env/')) return;
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  const headers: Record<string, ReturnType<typeof Type.Optional>> = {};
+  if (methods.some((method) => ['POST', 'PUT', 'PATCH'].includes(method))) {
+    headers['idempotency-key'] = Type.Optional(IdempotencyKeyHeader);
+  }
+  if ((route.config as { subaccount?: boolean } | undefined)?.subaccount) {
+    headers['x-subaccount-id'] = Type.Optional(SubaccountHeader);
+  }
+  if (Object.keys(headers).length === 0) return;
+  route.schema = { ...route.schema, headers: Type.Object(headers) };
+}
+
+export interface OpenApiDocument {
+  paths?: Record<string, Record<string, { requestBody?: { required?: boolean }; [key: string]: unknown }>>;
+}
+
+/** Operations marked 'x-body-optional' do not require a request body. */
+export function markOptionalBodies(document: OpenApiDocument): OpenApiDocument {
+  for (const operations of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(operations)) {
+      if (operation?.[BODY_OPTIONAL] && operation.requestBody) {
+        operation.requestBody.required = false;
+        delete operation[BODY_OPTIONAL];
+      }
+    }
+  }
+  return document;
+}

@@ -1,0 +1,47 @@
+/**
+ * Finding: no route of the OpenAPI document declares the request headers the contract gives it:
+ * `Idempotency-Key` (API.md: accepted on every POST/PUT/PATCH; a retry of a payout with it never pays
+ * twice) and `X-Subaccount-Id` (API.md: accepted on balances, statement, pix… routes). The route
+ * schemas (e.g. src/modules/pix/routes/payouts-create.ts:19-21, src/modules/ledger/routes/balances.ts:18-22)
+ * have no `headers` schema, so /openapi.json is silent on the one header that makes a payout safe to
+ * retry, and on the Idempotency-Replayed response header.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestContext } from '../support/app.ts';
+
+let ctx: TestContext;
+let document: {
+  paths: Record<string, Record<string, { parameters?: { in: string; name: string }[] }>>;
+};
+beforeAll(async () => {
+  ctx = await startTestApp();
+  document = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+});
+afterAll(() => ctx.close());
+
+const headersOf = (path: string, method: string) =>
+  (document.paths[path]?.[method]?.parameters ?? [])
+    .filter((p) => p.in === 'header')
+    .map((p) => p.name.toLowerCase());
+
+describe('OpenAPI request headers', () => {
+  it('POST /pix/payouts documents Idempotency-Key', () => {
+    expect(headersOf('/v1/{env}/pix/payouts', 'post')).toContain('idempotency-key');
+  });
+
+  it('every POST/PUT/PATCH under /v1/{env} documents Idempotency-Key', () => {
+    const missing = Object.entries(document.paths)
+      .filter(([path]) => path.startsWith('/v1/{env}/'))
+      .flatMap(([path, ops]) =>
+        Object.keys(ops)
+          .filter((method) => ['post', 'put', 'patch'].includes(method))
+          .filter((method) => !headersOf(path, method).includes('idempotency-key'))
+          .map((method) => `${method.toUpperCase()} ${path}`),
+      );
+    expect(missing).toEqual([]);
+  });
+
+  it('GET /balances documents X-Subaccount-Id', () => {
+    expect(headersOf('/v1/{env}/balances', 'get')).toContain('x-subaccount-id');
+  });
+});
