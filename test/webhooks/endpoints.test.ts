@@ -199,7 +199,7 @@ describe('tenant isolation', () => {
   });
 
   it("never sends one workspace's events to another's endpoints", async () => {
-    const mine = await receiverEndpoint(world, '/tenant-a', ['subaccount.created']);
+    await receiverEndpoint(world, '/tenant-a', ['subaccount.created']);
     const theirs = await createEndpoint(otherApi, {
       url: world.receiver.url('/tenant-b'),
       event_types: ['subaccount.created'],
