@@ -11,7 +11,10 @@ export interface Job<P = Record<string, unknown>> {
 }
 
 /** What a handler says about a job it ran: done, or run again later. */
-export type JobOutcome = { done: true } | { done: false; retryAt: Date; reason: string };
+export type JobOutcome =
+  | { done: true }
+  /** `wait`: nothing went wrong, it is just not time yet (a transfer still settling): no attempt is spent. */
+  | { done: false; retryAt: Date; reason: string; wait?: boolean };
 
 export type JobHandler = (deps: Deps, job: Job) => Promise<JobOutcome>;
 
@@ -22,7 +25,11 @@ export function registerJobHandler(kind: string, handler: JobHandler): void {
 }
 
 const LEASE_MS = 60_000;
-const BATCH = 20;
+/** A claim's jobs run one after another, each within HANDLER_TIMEOUT_MS: BATCH × timeout < lease. */
+const BATCH = 5;
+const HANDLER_TIMEOUT_MS = 10_000;
+/** With the backoff capped at 5 min, 25 attempts span about 1 h 40 min before a job is parked. */
+export const MAX_JOB_ATTEMPTS = 25;
 
 /** Enqueues a job in the caller's transaction: it exists exactly when the write that needs it commits. */
 export async function enqueueJob(
@@ -44,25 +51,45 @@ export async function enqueueJob(
 /** Backoff for a job whose handler threw: 1 s, 2 s, 4 s … capped at 5 min. */
 const backoffMs = (attempts: number) => Math.min(300_000, 1000 * 2 ** Math.max(0, attempts - 1));
 
-/** Claims due jobs under a lease and runs each outside any transaction. Returns how many ran. */
-export async function runDueJobs(deps: Deps, kinds?: string[]): Promise<number> {
+class HandlerTimeout extends Error {}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new HandlerTimeout(`handler took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Claims due jobs under a lease and runs each outside any transaction. Returns how many ran.
+ * Outcomes are written only while this claim's lease token still holds the job, so a worker whose
+ * lease ran out (and whose job another worker took over) cannot overwrite the newer outcome.
+ */
+export async function runDueJobs(
+  deps: Deps,
+  kinds?: string[],
+  options: { handlerTimeoutMs?: number } = {},
+): Promise<number> {
   const now = deps.clock.now();
-  const { rows } = await deps.db.query<Job>(
-    `UPDATE jobs SET locked_until = $2, attempts = attempts + 1
+  const token = newId();
+  const { rows } = await deps.db.query<Job & { run_at: Date }>(
+    `UPDATE jobs SET locked_until = $2, attempts = attempts + 1, lease_token = $5
       WHERE id IN (
         SELECT id FROM jobs
          WHERE done_at IS NULL AND run_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
            AND ($4::text[] IS NULL OR kind = ANY($4))
          ORDER BY run_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-      RETURNING id, kind, payload, attempts`,
-    [now, new Date(now.getTime() + LEASE_MS), BATCH, kinds ?? null],
+      RETURNING id, kind, payload, attempts, run_at`,
+    [now, new Date(now.getTime() + LEASE_MS), BATCH, kinds ?? null, token],
   );
+  rows.sort((a, b) => a.run_at.getTime() - b.run_at.getTime());
   for (const job of rows) {
     const handler = handlers.get(job.kind);
     let outcome: JobOutcome;
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      outcome = await handler(deps, job);
+      outcome = await withTimeout(handler(deps, job), options.handlerTimeoutMs ?? HANDLER_TIMEOUT_MS);
     } catch (error) {
       outcome = {
         done: false,
@@ -70,17 +97,29 @@ export async function runDueJobs(deps: Deps, kinds?: string[]): Promise<number> 
         reason: error instanceof Error ? error.message : String(error),
       };
     }
+    const at = deps.clock.now();
     if (outcome.done) {
-      await deps.db.query('UPDATE jobs SET done_at = $2, locked_until = NULL WHERE id = $1', [
-        job.id,
-        deps.clock.now(),
-      ]);
+      await deps.db.query(
+        'UPDATE jobs SET done_at = $2, locked_until = NULL WHERE id = $1 AND lease_token = $3',
+        [job.id, at, token],
+      );
+    } else if (outcome.wait) {
+      await deps.db.query(
+        `UPDATE jobs SET run_at = $2, locked_until = NULL, attempts = attempts - 1
+          WHERE id = $1 AND lease_token = $3`,
+        [job.id, outcome.retryAt, token],
+      );
+    } else if (job.attempts >= MAX_JOB_ATTEMPTS) {
+      await deps.db.query(
+        `UPDATE jobs SET done_at = $2, failed_at = $2, locked_until = NULL, last_error = $3
+          WHERE id = $1 AND lease_token = $4`,
+        [job.id, at, outcome.reason.slice(0, 500), token],
+      );
     } else {
-      await deps.db.query('UPDATE jobs SET run_at = $2, locked_until = NULL, last_error = $3 WHERE id = $1', [
-        job.id,
-        outcome.retryAt,
-        outcome.reason.slice(0, 500),
-      ]);
+      await deps.db.query(
+        'UPDATE jobs SET run_at = $2, locked_until = NULL, last_error = $3 WHERE id = $1 AND lease_token = $4',
+        [job.id, outcome.retryAt, outcome.reason.slice(0, 500), token],
+      );
     }
   }
   return rows.length;

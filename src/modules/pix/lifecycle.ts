@@ -89,6 +89,7 @@ export async function pollProvider(deps: Deps, job: TransferJob): Promise<JobOut
       done: false,
       retryAt: new Date(deps.clock.now().getTime() + pollDelayMs(deps, job.environment)),
       reason: 'still processing',
+      wait: true,
     };
   }
   if (result.status === 'unknown') return sendToProvider(deps, job);
@@ -245,20 +246,37 @@ export async function expireDueCharges(deps: Deps): Promise<number> {
   return rows.length;
 }
 
-/** Re-asks the provider about payouts and refunds left in processing (a lost poll, a restart). */
+/**
+ * Re-asks the provider about payouts and refunds that no job is moving any more: left in processing
+ * (a lost poll, a restart), or still created after their send job was parked (it failed every
+ * attempt). A transfer the provider never registered is failed and its money returned; any other
+ * answer is recorded as the poll would have.
+ */
 export async function reconcileProcessing(deps: Deps): Promise<number> {
-  const { rows } = await deps.db.query<{ id: string; workspace_id: string; environment: Environment }>(
-    `SELECT id, workspace_id, environment FROM payments
-      WHERE status = 'processing' AND kind IN ('pix_cash_out', 'pix_refund') AND updated_at < $1
-      ORDER BY updated_at LIMIT 100`,
+  const { rows } = await deps.db.query<{
+    id: string;
+    workspace_id: string;
+    environment: Environment;
+    status: string;
+  }>(
+    `SELECT p.id, p.workspace_id, p.environment, p.status FROM payments p
+      WHERE p.kind IN ('pix_cash_out', 'pix_refund') AND p.updated_at < $1
+        AND (p.status = 'processing'
+             OR (p.status = 'created' AND NOT EXISTS (
+                   SELECT 1 FROM jobs j WHERE j.done_at IS NULL AND j.payload->>'paymentId' = p.id::text)))
+      ORDER BY p.updated_at LIMIT 100`,
     [new Date(deps.clock.now().getTime() - 5 * 60_000)],
   );
   for (const row of rows) {
-    await pollProvider(deps, {
-      paymentId: row.id,
-      workspaceId: row.workspace_id,
-      environment: row.environment,
-    });
+    const job = { paymentId: row.id, workspaceId: row.workspace_id, environment: row.environment };
+    const result = await deps.providers.pix(row.environment)?.getStatus(row.id);
+    // Still settling at the provider: the next round asks again (no second poll job is queued).
+    if (!result || (result.status === 'processing' && row.status === 'processing')) continue;
+    await recordOutcome(
+      deps,
+      job,
+      result.status === 'unknown' ? { status: 'failed', failureReason: 'provider_unreachable' } : result,
+    );
   }
   return 0;
 }

@@ -105,6 +105,12 @@ export async function disableEndpoint(
   reason: 'gone' | 'failing' | 'disabled_by_user',
   now: Date,
 ): Promise<void> {
+  // FOR UPDATE waits for transactions still inserting deliveries for this endpoint (their foreign
+  // key holds a KEY SHARE lock, which a plain UPDATE would not wait for), so none is left pending.
+  await q.query('SELECT 1 FROM webhook_endpoints WHERE workspace_id = $1 AND id = $2 FOR UPDATE', [
+    workspaceId,
+    endpointId,
+  ]);
   const { rowCount } = await q.query(
     `UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = $3, updated_at = $4
       WHERE workspace_id = $1 AND id = $2 AND status = 'enabled'`,

@@ -29,8 +29,8 @@ for (const [network, prefix] of [
 ] as const)
   BLOCKED.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  ['::', 96], // unspecified, loopback and the old IPv4-compatible form ::a.b.c.d
+  ['2001::', 32], // Teredo: carries an IPv4 address
   ['64:ff9b::', 96],
   ['64:ff9b:1::', 48],
   ['100::', 64],

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reconcileProcessing } from '../../src/modules/pix/lifecycle.ts';
+import { startTestApp, type TestContext } from '../support/app.ts';
+import { pixWorkspace } from './support.ts';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await startTestApp();
+});
+afterAll(() => ctx.close());
+
+describe('a payout whose send job was parked', () => {
+  it('is failed by the reconciliation sweep when the provider never saw it, and its money returns', async () => {
+    const ws = await pixWorkspace(ctx);
+    await ws.setSettlementKey();
+    await ws.cashIn('10000');
+    const payout = (
+      await ws.api.post('/v1/sandbox/pix/payouts', { amount_minor: '2000', pix_key: 'x' })
+    ).json().data;
+    expect(await ws.balances()).toMatchObject({ available: '7900', locked: '2100' });
+    // Every attempt to hand it to the provider failed: the job runner parked the job.
+    await ctx.db.query(
+      `UPDATE jobs SET done_at = now(), failed_at = now() WHERE payload->>'paymentId' = $1`,
+      [payout.id],
+    );
+
+    await reconcileProcessing(ctx.deps);
+    expect((await ws.api.get(`/v1/sandbox/payments/${payout.id}`)).json().data.status).toBe('created');
+
+    ctx.clock.advance(6 * 60_000);
+    await reconcileProcessing(ctx.deps);
+    const after = (await ws.api.get(`/v1/sandbox/payments/${payout.id}`)).json().data;
+    expect(after).toMatchObject({ status: 'failed', failure_reason: 'provider_unreachable' });
+    expect(await ws.balances()).toMatchObject({ available: '10000', locked: '0' });
+  });
+
+  it('is left alone while its send job is still live', async () => {
+    const ws = await pixWorkspace(ctx);
+    await ws.setSettlementKey();
+    await ws.cashIn('10000');
+    const payout = (
+      await ws.api.post('/v1/sandbox/pix/payouts', { amount_minor: '2000', pix_key: 'x' })
+    ).json().data;
+    ctx.clock.advance(6 * 60_000);
+    await reconcileProcessing(ctx.deps);
+    expect((await ws.api.get(`/v1/sandbox/payments/${payout.id}`)).json().data.status).toBe('created');
+  });
+});

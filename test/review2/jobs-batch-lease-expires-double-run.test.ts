@@ -1,0 +1,40 @@
+/**
+ * Review finding: a job's outcome was written without checking that the writer still held the
+ * job's lease, so a worker whose lease had run out (and whose job another worker had taken over
+ * and finished) overwrote the newer outcome. Claims now carry a lease token and every outcome
+ * UPDATE is fenced by it; handlers run under a timeout so that, on the real clock, a claim's
+ * jobs finish within its lease (BATCH × timeout < lease).
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { enqueueJob, registerJobHandler, runDueJobs } from '../../src/platform/jobs.ts';
+import { startTestApp, type TestContext } from '../support/app.ts';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await startTestApp();
+});
+afterAll(() => ctx.close());
+
+it('a worker whose lease ran out cannot overwrite the outcome of the worker that took the job over', async () => {
+  let calls = 0;
+  registerJobHandler('review2.slow', async (deps) => {
+    calls++;
+    if (calls > 1) return { done: true };
+    // The first run outlives its lease (the clock moves instead of sleeping); a second worker
+    // takes the job over and finishes it; then the first run fails late.
+    ctx.clock.advance(61_000);
+    await runDueJobs(deps, ['review2.slow']);
+    return { done: false, retryAt: new Date(deps.clock.now().getTime() + 1000), reason: 'late failure' };
+  });
+  const id = await ctx.db.transaction((tx) =>
+    enqueueJob(tx, 'review2.slow', {}, new Date(ctx.deps.clock.now().getTime() - 1000)),
+  );
+  await runDueJobs(ctx.deps, ['review2.slow']);
+  expect(calls).toBe(2);
+  const { rows } = await ctx.db.query<{ done_at: Date | null; last_error: string | null }>(
+    'SELECT done_at, last_error FROM jobs WHERE id = $1',
+    [id],
+  );
+  expect(rows[0]!.done_at).not.toBeNull();
+  expect(rows[0]!.last_error).toBeNull();
+});
