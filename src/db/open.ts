@@ -1,5 +1,6 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import pg from 'pg';
 import type { Config } from '../config.ts';
 import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
@@ -42,9 +43,40 @@ function lockDataDir(dataDir: string): () => void {
   throw new DataDirLockedError(`could not lock DATA_DIR ${dataDir}`);
 }
 
+const INVALID_CATALOG_NAME = '3D000';
+
+/** A first start on a fresh server creates the named database, so DATABASE_URL is all it takes. */
+async function ensurePostgresDatabase(url: string): Promise<void> {
+  const probe = new pg.Client({ connectionString: url });
+  try {
+    await probe.connect();
+    await probe.end();
+    return;
+  } catch (error) {
+    await probe.end().catch(() => {});
+    if ((error as { code?: string }).code !== INVALID_CATALOG_NAME) throw error;
+  }
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  target.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: target.toString() });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
+  } catch (error) {
+    // Another process created it first.
+    if ((error as { code?: string }).code !== '42P04') throw error;
+  } finally {
+    await admin.end();
+  }
+}
+
 /** Opens the configured database: PostgreSQL when DATABASE_URL is set, else embedded PGlite in DATA_DIR. */
 export async function openDatabase(config: Config): Promise<Database> {
-  if (config.databaseUrl) return openPostgres(config.databaseUrl);
+  if (config.databaseUrl) {
+    await ensurePostgresDatabase(config.databaseUrl);
+    return openPostgres(config.databaseUrl);
+  }
   mkdirSync(config.dataDir, { recursive: true });
   const unlock = lockDataDir(config.dataDir);
   try {

@@ -2,7 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { testServerUrl, withDatabase } from '../support/database-url.ts';
 
 /** These tests run the real CLI as a user would: `lastro serve` on the embedded database. */
 const root = path.resolve(import.meta.dirname, '../..');
@@ -57,6 +58,22 @@ describe('lastro serve on the embedded database', () => {
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
   }, 70_000);
+
+  it.skipIf(!testServerUrl())(
+    'with DATABASE_URL naming a database that does not exist yet, creates it and serves',
+    async () => {
+      const url = withDatabase(testServerUrl()!, `lastro_t_${inject('runId')}_proc`);
+      const run = start(['serve'], { DATA_DIR: dataDir, PORT: String(port + 2), DATABASE_URL: url });
+      const healthy = await waitFor(
+        async () => (await fetch(`http://127.0.0.1:${port + 2}/ready`)).status === 200,
+        45_000,
+      );
+      expect(healthy, run.output()).toBe(true);
+      run.child.kill('SIGTERM');
+      expect(await run.exited).toBe(0);
+    },
+    70_000,
+  );
 
   it('a bad setting stops the start with a message naming it', async () => {
     const run = start(['serve'], { DATA_DIR: dataDir, PORT: 'eighty' });
