@@ -162,6 +162,8 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
             description: 'lastro_test_sk_…, lastro_live_sk_… or lastro_sess_…',
           },
           workspace: { type: 'apiKey', in: 'header', name: 'X-Workspace-Id' },
+          session: { type: 'http', scheme: 'bearer', description: 'a dashboard session: lastro_sess_…' },
+          sessionCookie: { type: 'apiKey', in: 'cookie', name: 'lastro_session' },
         },
       },
       security: [{ bearer: [], workspace: [] }],

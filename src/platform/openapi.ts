@@ -22,6 +22,16 @@ const SubaccountHeader = Type.String({
  */
 export function documentCommonHeaders(route: RouteOptions): void {
   if (!route.url.startsWith('/v1/:env/')) return;
+  // Session-only routes say so: an API key there is 403 forbidden.
+  if ((route.config as { auth?: string } | undefined)?.auth === 'session' && !route.schema?.security) {
+    route.schema = {
+      ...route.schema,
+      security: [
+        { session: [], workspace: [] },
+        { sessionCookie: [], workspace: [] },
+      ],
+    };
+  }
   const methods = Array.isArray(route.method) ? route.method : [route.method];
   const headers: Record<string, ReturnType<typeof Type.Optional>> = {};
   if (methods.some((method) => ['POST', 'PUT', 'PATCH'].includes(method))) {
