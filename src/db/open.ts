@@ -57,7 +57,8 @@ async function ensurePostgresDatabase(url: string): Promise<void> {
     if ((error as { code?: string }).code !== INVALID_CATALOG_NAME) throw error;
   }
   const target = new URL(url);
-  const name = decodeURIComponent(target.pathname.slice(1));
+  // decodeURI, as pg itself reads the name: %23 stays %23, so both speak of the same database.
+  const name = decodeURI(target.pathname.slice(1));
   target.pathname = '/postgres';
   const admin = new pg.Client({ connectionString: target.toString() });
   await admin.connect();

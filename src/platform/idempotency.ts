@@ -4,7 +4,8 @@ import type { Tx } from '../db/types.ts';
 import type { Caller, Deps } from './context.ts';
 import { AppError, invalidRequest, LOCK_NOT_AVAILABLE, pgErrorCode } from './errors.ts';
 
-const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+/** 1–255 printable characters (API.md): any Unicode but control characters, counted as characters. */
+const KEY_PATTERN = /^[^\p{Cc}]{1,255}$/u;
 const IN_USE_WAIT_MS = 10_000;
 const RETENTION_HOURS = 24;
 
@@ -30,12 +31,14 @@ function requestHash(request: FastifyRequest): Buffer {
 export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   const raw = request.headers['idempotency-key'];
   if (raw === undefined) return undefined;
-  if (typeof raw !== 'string' || !KEY_PATTERN.test(raw)) {
-    throw invalidRequest('Idempotency-Key must be 1 to 255 printable ASCII characters.', [
+  // Node hands header values over as latin1, one character per byte: read them back as UTF-8.
+  const key = typeof raw === 'string' ? Buffer.from(raw, 'latin1').toString('utf8') : undefined;
+  if (key === undefined || !KEY_PATTERN.test(key)) {
+    throw invalidRequest('Idempotency-Key must be 1 to 255 printable characters.', [
       { field: 'headers.idempotency-key', issue: 'must be 1..255 printable characters' },
     ]);
   }
-  return raw;
+  return key;
 }
 
 interface StoredRecord {

@@ -87,10 +87,12 @@ export async function runDueJobs(
   for (const job of rows) {
     const handler = handlers.get(job.kind);
     let outcome: JobOutcome;
+    let timedOut = false;
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       outcome = await withTimeout(handler(deps, job), options.handlerTimeoutMs ?? HANDLER_TIMEOUT_MS);
     } catch (error) {
+      timedOut = error instanceof HandlerTimeout;
       outcome = {
         done: false,
         retryAt: new Date(deps.clock.now().getTime() + backoffMs(job.attempts)),
@@ -109,7 +111,9 @@ export async function runDueJobs(
           WHERE id = $1 AND lease_token = $3`,
         [job.id, outcome.retryAt, token],
       );
-    } else if (job.attempts >= MAX_JOB_ATTEMPTS) {
+    } else if (job.attempts >= MAX_JOB_ATTEMPTS && !timedOut) {
+      // A timed-out handler may still be running (its provider call in flight), so a timeout never
+      // parks a job: only an attempt that really ended in failure counts toward parking.
       await deps.db.query(
         `UPDATE jobs SET done_at = $2, failed_at = $2, locked_until = NULL, last_error = $3
           WHERE id = $1 AND lease_token = $4`,

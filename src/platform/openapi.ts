@@ -4,9 +4,8 @@ import { Type } from 'typebox';
 /** Schema key of a route whose JSON body may be left out (it is then read as {}). */
 export const BODY_OPTIONAL = 'x-body-optional';
 
+// Its bounds (1–255 printable characters) are checked by the idempotency layer on the decoded value.
 const IdempotencyKeyHeader = Type.String({
-  minLength: 1,
-  maxLength: 255,
   description:
     'Makes the write safe to retry: the same key and body replay the stored response (Idempotency-Replayed: true); another body is 409 idempotency_key_reuse.',
 });

@@ -27,7 +27,11 @@ describe('a payout whose send job was parked', () => {
     await reconcileProcessing(ctx.deps);
     expect((await ws.api.get(`/v1/sandbox/payments/${payout.id}`)).json().data.status).toBe('created');
 
+    // Not while an attempt could still be in flight: only 10 minutes after the job was parked.
     ctx.clock.advance(6 * 60_000);
+    await reconcileProcessing(ctx.deps);
+    expect((await ws.api.get(`/v1/sandbox/payments/${payout.id}`)).json().data.status).toBe('created');
+    ctx.clock.advance(5 * 60_000);
     await reconcileProcessing(ctx.deps);
     const after = (await ws.api.get(`/v1/sandbox/payments/${payout.id}`)).json().data;
     expect(after).toMatchObject({ status: 'failed', failure_reason: 'provider_unreachable' });

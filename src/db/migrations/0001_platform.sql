@@ -84,9 +84,12 @@ CREATE TABLE api_keys (
 CREATE INDEX api_keys_workspace_idx ON api_keys (workspace_id, environment, id DESC);
 
 -- The record is written in the transaction of the write it guards; response is NULL only inside that transaction.
+-- Keys belong to the caller, not only to the workspace: two party-scoped keys of one workspace (or a
+-- parent acting on its sub-account and the sub-account's own keys) sending the same key each run.
 CREATE TABLE idempotency_keys (
   workspace_id uuid NOT NULL,
   environment text NOT NULL,
+  caller text NOT NULL DEFAULT 'workspace',
   key text NOT NULL,
   request_hash bytea NOT NULL,
   method text NOT NULL,
@@ -95,7 +98,7 @@ CREATE TABLE idempotency_keys (
   response jsonb,
   money_moving boolean NOT NULL DEFAULT false,
   created_at timestamptz NOT NULL DEFAULT now(),
-  PRIMARY KEY (workspace_id, environment, key)
+  PRIMARY KEY (workspace_id, environment, caller, key)
 );
 CREATE INDEX idempotency_keys_expiry_idx ON idempotency_keys (created_at) WHERE NOT money_moving;
 

@@ -246,13 +246,19 @@ export async function expireDueCharges(deps: Deps): Promise<number> {
   return rows.length;
 }
 
+/** How long after its send job was parked a payout may be failed: longer than any provider call. */
+const PARKED_GRACE_MS = 10 * 60_000;
+
 /**
  * Re-asks the provider about payouts and refunds that no job is moving any more: left in processing
  * (a lost poll, a restart), or still created after their send job was parked (it failed every
- * attempt). A transfer the provider never registered is failed and its money returned; any other
- * answer is recorded as the poll would have.
+ * attempt). The provider's answer is recorded as the poll would; a transfer it does not know is
+ * sent again when it was processing (the provider is idempotent on the payment id), and failed,
+ * with its money returned, only when it never left `created` and its job was parked long enough
+ * ago that no attempt can still be in flight.
  */
 export async function reconcileProcessing(deps: Deps): Promise<number> {
+  const now = deps.clock.now().getTime();
   const { rows } = await deps.db.query<{
     id: string;
     workspace_id: string;
@@ -262,21 +268,24 @@ export async function reconcileProcessing(deps: Deps): Promise<number> {
     `SELECT p.id, p.workspace_id, p.environment, p.status FROM payments p
       WHERE p.kind IN ('pix_cash_out', 'pix_refund') AND p.updated_at < $1
         AND (p.status = 'processing'
-             OR (p.status = 'created' AND NOT EXISTS (
-                   SELECT 1 FROM jobs j WHERE j.done_at IS NULL AND j.payload->>'paymentId' = p.id::text)))
+             OR (p.status = 'created'
+                 AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.done_at IS NULL AND j.payload->>'paymentId' = p.id::text)
+                 AND EXISTS (SELECT 1 FROM jobs j WHERE j.failed_at < $2 AND j.payload->>'paymentId' = p.id::text)))
       ORDER BY p.updated_at LIMIT 100`,
-    [new Date(deps.clock.now().getTime() - 5 * 60_000)],
+    [new Date(now - 5 * 60_000), new Date(now - PARKED_GRACE_MS)],
   );
   for (const row of rows) {
     const job = { paymentId: row.id, workspaceId: row.workspace_id, environment: row.environment };
     const result = await deps.providers.pix(row.environment)?.getStatus(row.id);
+    if (!result) continue;
+    if (result.status === 'unknown') {
+      if (row.status === 'processing') await sendToProvider(deps, job);
+      else await recordOutcome(deps, job, { status: 'failed', failureReason: 'provider_unreachable' });
+      continue;
+    }
     // Still settling at the provider: the next round asks again (no second poll job is queued).
-    if (!result || (result.status === 'processing' && row.status === 'processing')) continue;
-    await recordOutcome(
-      deps,
-      job,
-      result.status === 'unknown' ? { status: 'failed', failureReason: 'provider_unreachable' } : result,
-    );
+    if (result.status === 'processing' && row.status === 'processing') continue;
+    await recordOutcome(deps, job, result);
   }
   return 0;
 }

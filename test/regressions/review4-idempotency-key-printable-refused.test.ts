@@ -1,0 +1,39 @@
+/**
+ * Review 4 finding (fixed): API.md gives Idempotency-Key as "1–255 printable characters", but a key with a
+ * space ("order 42") or a non-ASCII letter ("pedido-ação") is answered 400 invalid_request:
+ * src/platform/idempotency.ts KEY_PATTERN is /^[\x21-\x7e]{1,255}$/ (visible ASCII only). And the
+ * header schema added in onRoute (src/platform/openapi.ts IdempotencyKeyHeader, maxLength 255) counts
+ * the header as Node hands it over (latin1, one character per UTF-8 byte), so a 255-character
+ * non-ASCII key is refused by schema validation even once the pattern is fixed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pixWorkspace } from '../pix/support.ts';
+import { startTestApp, type TestContext } from '../support/app.ts';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await startTestApp();
+});
+afterAll(() => ctx.close());
+
+/** What an HTTP client puts on the wire for a UTF-8 header value, as Node reads it back. */
+const wire = (value: string) => Buffer.from(value, 'utf8').toString('latin1');
+
+describe('Idempotency-Key: 1–255 printable characters', () => {
+  for (const [name, key] of [
+    ['with a space', 'order 42'],
+    ['with non-ASCII letters', wire('pedido-ação-42')],
+    ['of 255 non-ASCII characters', wire('ç'.repeat(255))],
+  ] as const) {
+    it(`a key ${name} is accepted and replays`, async () => {
+      const ws = await pixWorkspace(ctx);
+      const body = { amount_minor: '1000' };
+      const first = await ws.api.post('/v1/sandbox/pix/charges', body, { 'idempotency-key': key });
+      expect(first.statusCode, first.body).toBe(200);
+      const again = await ws.api.post('/v1/sandbox/pix/charges', body, { 'idempotency-key': key });
+      expect(again.statusCode).toBe(200);
+      expect(again.headers['idempotency-replayed']).toBe('true');
+      expect(again.json().data.id).toBe(first.json().data.id);
+    });
+  }
+});

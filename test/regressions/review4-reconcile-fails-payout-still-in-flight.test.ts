@@ -1,0 +1,84 @@
+/**
+ * Review 4 finding (fixed): reconciliation failed (and refunded) a payout the provider DID receive.
+ *
+ * runDueJobs (src/platform/jobs.ts) parks a job as soon as its 25th attempt ends, and a handler that
+ * runs past HANDLER_TIMEOUT_MS "ends" by timeout while it is still running: its provider call is still
+ * in flight. reconcileProcessing (src/modules/pix/lifecycle.ts) then sees a `created` payout with no
+ * live job, asks the provider, hears `unknown` (the request has not landed yet), fails the payout with
+ * provider_unreachable and returns amount + fee to available. When the in-flight sendPayout lands, the
+ * provider pays the transfer out: the party keeps its money and the money also left. Nothing fences the
+ * late send (recordOutcome just finds the payment failed and returns).
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { reconcileProcessing } from '../../src/modules/pix/lifecycle.ts';
+import { MAX_JOB_ATTEMPTS, runDueJobs } from '../../src/platform/jobs.ts';
+import type { PixProvider } from '../../src/providers/pix/provider.ts';
+import { pixWorkspace } from '../pix/support.ts';
+import { startTestApp, type TestContext } from '../support/app.ts';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await startTestApp({ sandboxSettleMs: 60_000 });
+});
+afterAll(() => ctx.close());
+
+it('a payout whose last send attempt is still in flight is not failed by reconciliation', async () => {
+  const sandbox = ctx.deps.providers.sandboxPix;
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let landed!: () => void;
+  const sendLanded = new Promise<void>((resolve) => {
+    landed = resolve;
+  });
+  // The sandbox PSP behind a slow network: the request reaches it only once the gate opens.
+  const slow: PixProvider = {
+    name: 'slow-sandbox',
+    createCharge: (input) => sandbox.createCharge(input),
+    sendRefund: (input) => sandbox.sendRefund(input),
+    getStatus: (id) => sandbox.getStatus(id),
+    async sendPayout(input) {
+      await gate;
+      const result = await sandbox.sendPayout(input);
+      landed();
+      return result;
+    },
+  };
+  (ctx.deps.providers as { pix: (env: string) => PixProvider | undefined }).pix = () => slow;
+
+  const ws = await pixWorkspace(ctx);
+  await ws.setSettlementKey();
+  await ws.cashIn('10000');
+  const payout = (await ws.api.post('/v1/sandbox/pix/payouts', { amount_minor: '2000', pix_key: 'x' })).json()
+    .data;
+  // 24 attempts already failed (provider 5xx) over the last ~1 h 40 min; this is the last one.
+  await ctx.db.query(`UPDATE jobs SET attempts = $2 WHERE payload->>'paymentId' = $1`, [
+    payout.id,
+    MAX_JOB_ATTEMPTS - 1,
+  ]);
+  ctx.clock.advance(2 * 3600_000);
+
+  // The 25th attempt times out while its request is on the wire. A timeout never parks a job (the
+  // call may still land), so the job stays live and the sweep leaves the payout to it.
+  await runDueJobs(ctx.deps, ['pix.send'], { handlerTimeoutMs: 50 });
+  const job = await ctx.db.query<{ failed_at: Date | null; done_at: Date | null }>(
+    `SELECT failed_at, done_at FROM jobs WHERE payload->>'paymentId' = $1`,
+    [payout.id],
+  );
+  expect(job.rows[0]).toEqual({ failed_at: null, done_at: null });
+
+  // The reconciliation sweep runs (every minute) before the request lands.
+  await reconcileProcessing(ctx.deps);
+
+  // The request lands at the PSP, which now holds (and will pay) the transfer.
+  release();
+  await sendLanded;
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  expect((await sandbox.getStatus(payout.id)).status).not.toBe('unknown');
+
+  // The ledger must still hold the money for a transfer the provider has: not failed and refunded.
+  const after = (await ws.api.get(`/v1/sandbox/payments/${payout.id}`)).json().data;
+  expect(after.status).not.toBe('failed');
+  expect(await ws.balances()).toMatchObject({ available: '7900', locked: '2100' });
+});
