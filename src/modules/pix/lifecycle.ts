@@ -85,9 +85,13 @@ export async function pollProvider(deps: Deps, job: TransferJob): Promise<JobOut
   const provider = deps.providers.pix(job.environment);
   const result = provider ? await provider.getStatus(job.paymentId) : undefined;
   if (!result || result.status === 'processing') {
+    // A transfer that takes long is asked less often: every poll interval for 10 minutes, then
+    // every minute, then every 5 minutes after an hour (it shows in the open-payments check).
+    const age = deps.clock.now().getTime() - row.created_at.getTime();
+    const delay = age < 10 * 60_000 ? pollDelayMs(deps, job.environment) : age < 3600_000 ? 60_000 : 300_000;
     return {
       done: false,
-      retryAt: new Date(deps.clock.now().getTime() + pollDelayMs(deps, job.environment)),
+      retryAt: new Date(deps.clock.now().getTime() + delay),
       reason: 'still processing',
       wait: true,
     };

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runDueJobs } from '../../src/platform/jobs.ts';
+import { startTestApp, type TestContext } from '../support/app.ts';
+import { pixWorkspace } from './support.ts';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await startTestApp({ sandboxSettleMs: 1000 });
+});
+afterAll(() => ctx.close());
+
+const nextPollIn = async (paymentId: string) => {
+  const { rows } = await ctx.db.query<{ run_at: Date; attempts: number }>(
+    `SELECT run_at, attempts FROM jobs WHERE kind = 'pix.poll' AND done_at IS NULL AND payload->>'paymentId' = $1`,
+    [paymentId],
+  );
+  return { ms: rows[0]!.run_at.getTime() - ctx.clock.now().getTime(), attempts: rows[0]!.attempts };
+};
+
+/** The delay was set a few real milliseconds before it is read. */
+const expectNear = (ms: number, expected: number) => {
+  expect(ms).toBeGreaterThan(expected - 500);
+  expect(ms).toBeLessThanOrEqual(expected);
+};
+
+describe('a transfer the provider is slow to settle', () => {
+  it('is polled less often as it ages, spends no attempts, and settles when the provider does', async () => {
+    const ws = await pixWorkspace(ctx);
+    await ws.setSettlementKey();
+    await ws.cashIn('10000');
+    const payout = (
+      await ws.api.post('/v1/sandbox/pix/payouts', { amount_minor: '2000', pix_key: 'x' })
+    ).json().data;
+    await runDueJobs(ctx.deps); // send → processing, poll queued
+    // This transfer takes the PSP three hours.
+    await ctx.db.query('UPDATE sandbox_pix_transfers SET settle_at = $2 WHERE payment_id = $1', [
+      payout.id,
+      new Date(ctx.clock.now().getTime() + 3 * 3600_000),
+    ]);
+    const poll = async () => {
+      ctx.clock.advance(Math.max(0, (await nextPollIn(payout.id)).ms) + 1);
+      await runDueJobs(ctx.deps);
+    };
+    await poll();
+    expectNear((await nextPollIn(payout.id)).ms, 1000);
+
+    ctx.clock.advance(15 * 60_000);
+    await poll();
+    expectNear((await nextPollIn(payout.id)).ms, 60_000);
+    ctx.clock.advance(60 * 60_000);
+    await poll();
+    const late = await nextPollIn(payout.id);
+    expectNear(late.ms, 300_000);
+    expect(late.attempts).toBe(0);
+
+    ctx.clock.advance(2 * 3600_000);
+    await poll();
+    expect((await ws.api.get(`/v1/sandbox/payments/${payout.id}`)).json().data.status).toBe('completed');
+    expect(await ws.balances()).toMatchObject({ available: '7900', locked: '0' });
+  });
+});
