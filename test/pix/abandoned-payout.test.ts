@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcileProcessing } from '../../src/modules/pix/lifecycle.ts';
 import { startTestApp, type TestContext } from '../support/app.ts';
-import { pixWorkspace } from './support.ts';
+import { workspaceWithPayout } from './support.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -11,12 +11,7 @@ afterAll(() => ctx.close());
 
 describe('a payout whose send job was parked', () => {
   it('is failed by the reconciliation sweep when the provider never saw it, and its money returns', async () => {
-    const ws = await pixWorkspace(ctx);
-    await ws.setSettlementKey();
-    await ws.cashIn('10000');
-    const payout = (
-      await ws.api.post('/v1/sandbox/pix/payouts', { amount_minor: '2000', pix_key: 'x' })
-    ).json().data;
+    const { ws, payout } = await workspaceWithPayout(ctx);
     expect(await ws.balances()).toMatchObject({ available: '7900', locked: '2100' });
     // Every attempt to hand it to the provider failed: the job runner parked the job.
     await ctx.db.query(
@@ -39,12 +34,7 @@ describe('a payout whose send job was parked', () => {
   });
 
   it('is left alone while its send job is still live', async () => {
-    const ws = await pixWorkspace(ctx);
-    await ws.setSettlementKey();
-    await ws.cashIn('10000');
-    const payout = (
-      await ws.api.post('/v1/sandbox/pix/payouts', { amount_minor: '2000', pix_key: 'x' })
-    ).json().data;
+    const { ws, payout } = await workspaceWithPayout(ctx);
     ctx.clock.advance(6 * 60_000);
     await reconcileProcessing(ctx.deps);
     expect((await ws.api.get(`/v1/sandbox/payments/${payout.id}`)).json().data.status).toBe('created');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDueJobs } from '../../src/platform/jobs.ts';
 import { startTestApp, type TestContext } from '../support/app.ts';
-import { pixWorkspace } from './support.ts';
+import { workspaceWithPayout } from './support.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -25,12 +25,7 @@ const expectNear = (ms: number, expected: number) => {
 
 describe('a transfer the provider is slow to settle', () => {
   it('is polled less often as it ages, spends no attempts, and settles when the provider does', async () => {
-    const ws = await pixWorkspace(ctx);
-    await ws.setSettlementKey();
-    await ws.cashIn('10000');
-    const payout = (
-      await ws.api.post('/v1/sandbox/pix/payouts', { amount_minor: '2000', pix_key: 'x' })
-    ).json().data;
+    const { ws, payout } = await workspaceWithPayout(ctx);
     await runDueJobs(ctx.deps); // send → processing, poll queued
     // This transfer takes the PSP three hours.
     await ctx.db.query('UPDATE sandbox_pix_transfers SET settle_at = $2 WHERE payment_id = $1', [

@@ -125,3 +125,13 @@ export async function pixWorkspace(ctx: TestContext, name = 'Acme Pagamentos'): 
 export async function drainJobs(ctx: TestContext, rounds = 5): Promise<void> {
   for (let i = 0; i < rounds; i++) if ((await runDueJobs(ctx.deps)) === 0) return;
 }
+
+/** A workspace with a settlement key and R$ 100.00, and one sandbox payout of `amountMinor` just acknowledged. */
+export async function workspaceWithPayout(ctx: TestContext, amountMinor = '2000') {
+  const ws = await pixWorkspace(ctx);
+  await ws.setSettlementKey();
+  await ws.cashIn('10000');
+  const res = await ws.api.post('/v1/sandbox/pix/payouts', { amount_minor: amountMinor, pix_key: 'x' });
+  if (res.statusCode !== 200) throw new Error(`payout: ${res.statusCode} ${res.body}`);
+  return { ws, payout: res.json().data as { id: string } };
+}
