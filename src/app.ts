@@ -9,7 +9,7 @@ import addFormats from 'ajv-formats';
 import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Tx } from './db/types.ts';
-import { registerModules } from './modules/index.ts';
+import { MODULES } from './modules/index.ts';
 import { authenticate, requireSessionUser } from './platform/auth/authenticate.ts';
 import type { Deps, RouteEntry } from './platform/context.ts';
 import { AppError } from './platform/errors.ts';
@@ -188,7 +188,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
       });
     }
   });
-  registerModules(app, deps);
+  for (const module of MODULES) for (const register of module.routes) register(app, deps);
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;

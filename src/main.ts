@@ -1,15 +1,13 @@
 import pino from 'pino';
 import { buildApp } from './app.ts';
-import { BACKGROUND_TASKS } from './background.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { migrate } from './db/migrate.ts';
 import { DataDirLockedError, openDatabase } from './db/open.ts';
-import { type Deps, systemClock } from './platform/context.ts';
+import { createDeps } from './deps.ts';
 import { LOG_REDACT_PATHS } from './platform/logging.ts';
 import { resolveMasterKey } from './platform/master-key.ts';
-import { Sealer } from './platform/secrets.ts';
 import { TaskRunner } from './platform/tasks.ts';
-import { createProviders } from './providers/index.ts';
+import { BACKGROUND_TASKS } from './worker.ts';
 
 const USAGE = `usage: lastro <command>
   serve [--no-workers]   start the HTTP API (and the background workers unless --no-workers)
@@ -41,16 +39,10 @@ async function main(argv: string[]): Promise<void> {
       { file: master.file },
       'MASTER_KEY is not set: generated one into DATA_DIR (set MASTER_KEY in production)',
     );
-  const deps: Deps = {
-    config,
-    db,
-    clock: systemClock,
-    sealer: new Sealer(master.key),
-    providers: createProviders(config, db, systemClock),
-  };
+  const deps = createDeps(config, db, { masterKey: master.key });
 
   const runWorkers = command === 'worker' || !argv.includes('--no-workers');
-  const runner = new TaskRunner(deps, runWorkers ? BACKGROUND_TASKS : [], log);
+  const runner = new TaskRunner(deps, runWorkers ? [...BACKGROUND_TASKS] : [], log);
   const app = command === 'serve' ? await buildApp(deps) : undefined;
 
   let stopping = false;

@@ -10,13 +10,10 @@ import type { AddressInfo } from 'node:net';
 // @ts-expect-error autocannon ships no type declarations
 import autocannonUntyped from 'autocannon';
 import { buildApp } from '../../src/app.ts';
-import '../../src/background.ts';
 import { loadConfig } from '../../src/config.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
-import { type Deps, systemClock } from '../../src/platform/context.ts';
-import { Sealer } from '../../src/platform/secrets.ts';
-import { createProviders } from '../../src/providers/index.ts';
+import { createDeps } from '../../src/deps.ts';
 import { scratchDatabase, serverAnswers } from '../scratch.ts';
 import type { BenchPart, BenchRow } from '../table.ts';
 
@@ -66,13 +63,7 @@ export const payoutsBench: BenchPart = {
         RATE_LIMIT_MAX: '1000000',
         SANDBOX_SETTLE_MS: '1000',
       });
-      const deps: Deps = {
-        config,
-        db,
-        clock: systemClock,
-        sealer: new Sealer(randomBytes(32).toString('hex')),
-        providers: createProviders(config, db, systemClock),
-      };
+      const deps = createDeps(config, db, { masterKey: randomBytes(32).toString('hex') });
       // The API alone, as `lastro serve --no-workers` next to a separate `lastro worker`: the
       // measured path is the acknowledgement (checks, payment, debit, job, event, idempotency record).
       const app = await buildApp(deps, { logger: false });

@@ -8,14 +8,13 @@ import { migrate } from '../../src/db/migrate.ts';
 import { openPglite } from '../../src/db/pglite.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import type { Database } from '../../src/db/types.ts';
+import { createDeps } from '../../src/deps.ts';
 import { emitEvent } from '../../src/modules/events/emit.ts';
 import { WebhookDispatcher, webhookDispatchTask } from '../../src/modules/webhooks/dispatcher.ts';
 import { newWebhookSecret } from '../../src/modules/webhooks/service.ts';
-import { type Deps, systemClock } from '../../src/platform/context.ts';
+import type { Deps } from '../../src/platform/context.ts';
 import { newId } from '../../src/platform/ids.ts';
-import { Sealer } from '../../src/platform/secrets.ts';
 import { TaskRunner } from '../../src/platform/tasks.ts';
-import { createProviders } from '../../src/providers/index.ts';
 import { scratchDatabase } from '../scratch.ts';
 import { type BenchPart, type BenchRow, percentile } from '../table.ts';
 
@@ -100,13 +99,7 @@ async function emitBatch(db: Database, workspaces: string[], count: number, offs
 async function measure(db: Database, label: 'postgres' | 'pglite', quick: boolean): Promise<BenchRow[]> {
   await migrate(db);
   const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), webhookAllowPrivate: true };
-  const deps: Deps = {
-    config,
-    db,
-    clock: systemClock,
-    sealer: new Sealer(randomBytes(32).toString('hex')),
-    providers: createProviders(config, db, systemClock),
-  };
+  const deps = createDeps(config, db, { masterKey: randomBytes(32).toString('hex') });
   const secrets = new Map<string, string>();
   const receiver = await startReceiver(secrets);
   const workspaces = await seed(db, deps, receiver, secrets);

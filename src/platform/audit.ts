@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/types.ts';
 import type { Caller, Environment } from './context.ts';
 import { newId } from './ids.ts';
+import type { Ctx } from './request-context.ts';
 
 export interface AuditEntry {
   workspaceId: string;
@@ -40,3 +41,24 @@ export const actorOf = (caller: Caller) =>
   caller.type === 'session'
     ? { actorType: 'user' as const, actorId: caller.userId ?? null }
     : { actorType: 'api_key' as const, actorId: caller.apiKeyId ?? null };
+
+/** Records what the caller of `ctx` did, with its request id and IP. */
+export function auditAction(
+  q: Queryable,
+  ctx: Ctx,
+  action: string,
+  target?: { type: string; id?: string },
+  metadata?: Record<string, unknown>,
+): Promise<void> {
+  return recordAudit(q, {
+    workspaceId: ctx.caller.workspaceId,
+    environment: ctx.caller.environment,
+    ...actorOf(ctx.caller),
+    action,
+    targetType: target?.type,
+    targetId: target?.id,
+    ip: ctx.ip,
+    requestId: ctx.requestId,
+    metadata,
+  });
+}

@@ -1,14 +1,10 @@
 import type { Config } from '../config.ts';
 import type { Database } from '../db/types.ts';
-import type { Providers } from '../providers/index.ts';
+import type { ProviderRegistry } from '../providers/registry.ts';
+import type { Clock, Environment } from './environment.ts';
 import type { Sealer } from './secrets.ts';
 
-export type Environment = 'sandbox' | 'live';
-
-export interface Clock {
-  now(): Date;
-}
-export const systemClock: Clock = { now: () => new Date() };
+export { type Clock, type Environment, normalizeEnvironment, systemClock } from './environment.ts';
 
 /** What every module's routes and services are given: no module reaches for globals. */
 export interface Deps {
@@ -16,7 +12,7 @@ export interface Deps {
   db: Database;
   clock: Clock;
   sealer: Sealer;
-  providers: Providers;
+  providers: ProviderRegistry;
 }
 
 /** Who is calling, for which workspace and environment; set by the authentication hook. */
@@ -38,9 +34,6 @@ export interface Caller {
 
 /** How a route authenticates: see platform/auth/authenticate.ts. */
 export type AuthMode = 'none' | 'user' | 'session' | 'workspace' | 'any';
-
-export const normalizeEnvironment = (env: string): Environment | undefined =>
-  env === 'sandbox' || env === 'test' ? 'sandbox' : env === 'live' ? 'live' : undefined;
 
 /** One registered route, as the shared auth and OpenAPI tests see it. */
 export interface RouteEntry {

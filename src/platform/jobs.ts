@@ -3,25 +3,41 @@ import type { Deps } from './context.ts';
 import { newId } from './ids.ts';
 import type { BackgroundTask } from './tasks.ts';
 
-export interface Job<P = Record<string, unknown>> {
-  id: string;
-  kind: string;
-  payload: P;
-  attempts: number;
-}
-
 /** What a handler says about a job it ran: done, or run again later. */
 export type JobOutcome =
   | { done: true }
   /** `wait`: nothing went wrong, it is just not time yet (a transfer still settling): no attempt is spent. */
   | { done: false; retryAt: Date; reason: string; wait?: boolean };
 
-export type JobHandler = (deps: Deps, job: Job) => Promise<JobOutcome>;
+/**
+ * A kind of job, defined once with its payload type: `enqueue` only takes that payload, and the
+ * handler receives it typed. `subject` names the record the job works on (stored in jobs.subject_id).
+ */
+export interface JobKind<P> {
+  readonly kind: string;
+  subject(payload: P): string | null;
+  run(deps: Deps, payload: P): Promise<JobOutcome>;
+}
 
-const handlers = new Map<string, JobHandler>();
+export function defineJob<P extends object>(
+  kind: string,
+  spec: { subject?: (payload: P) => string; run: (deps: Deps, payload: P) => Promise<JobOutcome> },
+): JobKind<P> {
+  return { kind, subject: spec.subject ?? (() => null), run: spec.run };
+}
 
-export function registerJobHandler(kind: string, handler: JobHandler): void {
-  handlers.set(kind, handler);
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds kinds of every payload type
+type AnyJobKind = JobKind<any>;
+/** The job kinds a worker runs, by kind: built from the modules' manifests, never a global. */
+export type JobRegistry = ReadonlyMap<string, AnyJobKind>;
+
+export function jobRegistry(kinds: readonly AnyJobKind[]): JobRegistry {
+  const registry = new Map<string, AnyJobKind>();
+  for (const job of kinds) {
+    if (registry.has(job.kind)) throw new Error(`job kind ${job.kind} is defined twice`);
+    registry.set(job.kind, job);
+  }
+  return registry;
 }
 
 const LEASE_MS = 60_000;
@@ -32,24 +48,33 @@ const HANDLER_TIMEOUT_MS = 10_000;
 export const MAX_JOB_ATTEMPTS = 25;
 
 /** Enqueues a job in the caller's transaction: it exists exactly when the write that needs it commits. */
-export async function enqueueJob(
+export async function enqueueJob<P>(
   tx: Queryable,
-  kind: string,
-  payload: Record<string, unknown>,
+  job: JobKind<P>,
+  payload: P,
   runAt: Date,
 ): Promise<string> {
   const id = newId();
-  await tx.query('INSERT INTO jobs (id, kind, payload, run_at) VALUES ($1, $2, $3, $4)', [
+  await tx.query('INSERT INTO jobs (id, kind, payload, run_at, subject_id) VALUES ($1, $2, $3, $4, $5)', [
     id,
-    kind,
+    job.kind,
     JSON.stringify(payload),
     runAt,
+    job.subject(payload),
   ]);
   return id;
 }
 
 /** Backoff for a job whose handler threw: 1 s, 2 s, 4 s … capped at 5 min. */
 const backoffMs = (attempts: number) => Math.min(300_000, 1000 * 2 ** Math.max(0, attempts - 1));
+
+interface ClaimedJob {
+  id: string;
+  kind: string;
+  payload: object;
+  attempts: number;
+  run_at: Date;
+}
 
 class HandlerTimeout extends Error {}
 
@@ -68,12 +93,13 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
  */
 export async function runDueJobs(
   deps: Deps,
+  registry: JobRegistry,
   kinds?: string[],
   options: { handlerTimeoutMs?: number } = {},
 ): Promise<number> {
   const now = deps.clock.now();
   const token = newId();
-  const { rows } = await deps.db.query<Job & { run_at: Date }>(
+  const { rows } = await deps.db.query<ClaimedJob>(
     `UPDATE jobs SET locked_until = $2, attempts = attempts + 1, lease_token = $5
       WHERE id IN (
         SELECT id FROM jobs
@@ -85,12 +111,15 @@ export async function runDueJobs(
   );
   rows.sort((a, b) => a.run_at.getTime() - b.run_at.getTime());
   for (const job of rows) {
-    const handler = handlers.get(job.kind);
+    const handler = registry.get(job.kind);
     let outcome: JobOutcome;
     let timedOut = false;
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      outcome = await withTimeout(handler(deps, job), options.handlerTimeoutMs ?? HANDLER_TIMEOUT_MS);
+      outcome = await withTimeout(
+        handler.run(deps, job.payload),
+        options.handlerTimeoutMs ?? HANDLER_TIMEOUT_MS,
+      );
     } catch (error) {
       timedOut = error instanceof HandlerTimeout;
       outcome = {
@@ -129,4 +158,9 @@ export async function runDueJobs(
   return rows.length;
 }
 
-export const jobsTask: BackgroundTask = { name: 'jobs', intervalMs: 200, run: (deps) => runDueJobs(deps) };
+/** The worker task that runs the jobs of a registry. */
+export const jobsTask = (registry: JobRegistry): BackgroundTask => ({
+  name: 'jobs',
+  intervalMs: 200,
+  run: (deps) => runDueJobs(deps, registry),
+});

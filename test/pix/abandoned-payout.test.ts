@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reconcileProcessing } from '../../src/modules/pix/lifecycle.ts';
+import { pixTransfers } from '../../src/modules/pix/transfers.ts';
 import { startTestApp, type TestContext } from '../support/app.ts';
 import { workspaceWithPayout } from './support.ts';
 
@@ -19,15 +19,15 @@ describe('a payout whose send job was parked', () => {
       [payout.id],
     );
 
-    await reconcileProcessing(ctx.deps);
+    await pixTransfers.reconcile(ctx.deps);
     expect((await ws.api.get(`/v1/sandbox/payments/${payout.id}`)).json().data.status).toBe('created');
 
     // Not while an attempt could still be in flight: only 10 minutes after the job was parked.
     ctx.clock.advance(6 * 60_000);
-    await reconcileProcessing(ctx.deps);
+    await pixTransfers.reconcile(ctx.deps);
     expect((await ws.api.get(`/v1/sandbox/payments/${payout.id}`)).json().data.status).toBe('created');
     ctx.clock.advance(5 * 60_000);
-    await reconcileProcessing(ctx.deps);
+    await pixTransfers.reconcile(ctx.deps);
     const after = (await ws.api.get(`/v1/sandbox/payments/${payout.id}`)).json().data;
     expect(after).toMatchObject({ status: 'failed', failure_reason: 'provider_unreachable' });
     expect(await ws.balances()).toMatchObject({ available: '10000', locked: '0' });
@@ -36,7 +36,7 @@ describe('a payout whose send job was parked', () => {
   it('is left alone while its send job is still live', async () => {
     const { ws, payout } = await workspaceWithPayout(ctx);
     ctx.clock.advance(6 * 60_000);
-    await reconcileProcessing(ctx.deps);
+    await pixTransfers.reconcile(ctx.deps);
     expect((await ws.api.get(`/v1/sandbox/payments/${payout.id}`)).json().data.status).toBe('created');
   });
 });

@@ -4,7 +4,7 @@
  */
 import { hasError, parsePix } from 'pix-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expireDueCharges } from '../../src/modules/pix/lifecycle.ts';
+import { expireDueCharges } from '../../src/modules/pix/charge-payment.ts';
 import { SANDBOX_COLLECTION_KEY } from '../../src/providers/pix/sandbox.ts';
 import { startTestApp, type TestContext } from '../support/app.ts';
 import { enableProduction } from '../support/fixtures.ts';

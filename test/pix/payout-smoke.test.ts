@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runDueJobs } from '../../src/platform/jobs.ts';
+import { runJobs } from '../../src/worker.ts';
 import { startTestApp, type TestContext } from '../support/app.ts';
 import { client, createApiKey, type Owner, signupOwner } from '../support/fixtures.ts';
 
@@ -45,8 +45,8 @@ describe('payout smoke', () => {
           .data.map((b: { kind: string; balance_minor: string }) => [b.kind, b.balance_minor]),
       );
     expect(await balances()).toMatchObject({ available: '7400', locked: '2600' });
-    await runDueJobs(ctx.deps);
-    await runDueJobs(ctx.deps);
+    await runJobs(ctx.deps);
+    await runJobs(ctx.deps);
     const done = await api.get(`/v1/sandbox/payments/${payout.json().data.id}`);
     expect(done.json().data.status).toBe('completed');
     expect(done.json().data.pix_tx_id).toMatch(/^E[0-9]{20}[A-Za-z0-9]{11}$/);

@@ -4,6 +4,7 @@
  * helpers, and Idempotency-Key replays.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pixTransfers } from '../../src/modules/pix/transfers.ts';
 import { END_TO_END_ID } from '../../src/providers/pix/end-to-end-id.ts';
 import { startTestApp, type TestContext } from '../support/app.ts';
 import { CPF, drainJobs, type PixWorkspace, pixWorkspace, SETTLEMENT_KEY } from './support.ts';
@@ -142,8 +143,7 @@ describe('money and lifecycle', () => {
     // Jobs left over (a re-run, the reconciliation sweep) change nothing.
     ctx.clock.advance(10 * 60_000);
     await drainJobs(ctx);
-    const { reconcileProcessing } = await import('../../src/modules/pix/lifecycle.ts');
-    await reconcileProcessing(ctx.deps);
+    await pixTransfers.reconcile(ctx.deps);
     expect(await fresh.balances()).toMatchObject({ available: '7400', locked: '0' });
     expect(await fresh.feeRevenue()).toBe(100n);
     expect(await fresh.eventTypes(payment.id)).toHaveLength(3);
@@ -184,8 +184,7 @@ describe('money and lifecycle', () => {
       [res.json().data.id],
     );
     ctx.clock.advance(6 * 60_000);
-    const { reconcileProcessing } = await import('../../src/modules/pix/lifecycle.ts');
-    await reconcileProcessing(ctx.deps);
+    await pixTransfers.reconcile(ctx.deps);
     expect((await getPaymentOf(fresh, res.json().data.id)).status).toBe('completed');
     expect(await fresh.balances()).toMatchObject({ available: '3900', locked: '0' });
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runDueJobs } from '../../src/platform/jobs.ts';
+import { runJobs } from '../../src/worker.ts';
 import { startTestApp, type TestContext } from '../support/app.ts';
 import { workspaceWithPayout } from './support.ts';
 
@@ -26,7 +26,7 @@ const expectNear = (ms: number, expected: number) => {
 describe('a transfer the provider is slow to settle', () => {
   it('is polled less often as it ages, spends no attempts, and settles when the provider does', async () => {
     const { ws, payout } = await workspaceWithPayout(ctx);
-    await runDueJobs(ctx.deps); // send → processing, poll queued
+    await runJobs(ctx.deps); // send → processing, poll queued
     // This transfer takes the PSP three hours.
     await ctx.db.query('UPDATE sandbox_pix_transfers SET settle_at = $2 WHERE payment_id = $1', [
       payout.id,
@@ -34,7 +34,7 @@ describe('a transfer the provider is slow to settle', () => {
     ]);
     const poll = async () => {
       ctx.clock.advance(Math.max(0, (await nextPollIn(payout.id)).ms) + 1);
-      await runDueJobs(ctx.deps);
+      await runJobs(ctx.deps);
     };
     await poll();
     expectNear((await nextPollIn(payout.id)).ms, 1000);

@@ -2,7 +2,7 @@
 import { partyAccount, systemAccount } from '../../src/ledger/accounts.ts';
 import { postJournal } from '../../src/ledger/ledger.ts';
 import { newId } from '../../src/platform/ids.ts';
-import { runDueJobs } from '../../src/platform/jobs.ts';
+import { runJobs } from '../../src/worker.ts';
 import type { TestContext } from '../support/app.ts';
 import { client, createApiKey, type Owner, signupOwner } from '../support/fixtures.ts';
 
@@ -123,7 +123,7 @@ export async function pixWorkspace(ctx: TestContext, name = 'Acme Pagamentos'): 
 
 /** Runs due jobs until none is left (or `rounds` passes). */
 export async function drainJobs(ctx: TestContext, rounds = 5): Promise<void> {
-  for (let i = 0; i < rounds; i++) if ((await runDueJobs(ctx.deps)) === 0) return;
+  for (let i = 0; i < rounds; i++) if ((await runJobs(ctx.deps)) === 0) return;
 }
 
 /** A workspace with a settlement key and R$ 100.00, and one sandbox payout of `amountMinor` just acknowledged. */

@@ -6,7 +6,7 @@
  * jobs finish within its lease (BATCH × timeout < lease).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { enqueueJob, registerJobHandler, runDueJobs } from '../../src/platform/jobs.ts';
+import { defineJob, enqueueJob, jobRegistry, runDueJobs } from '../../src/platform/jobs.ts';
 import { startTestApp, type TestContext } from '../support/app.ts';
 
 let ctx: TestContext;
@@ -17,19 +17,22 @@ afterAll(() => ctx.close());
 
 it('a worker whose lease ran out cannot overwrite the outcome of the worker that took the job over', async () => {
   let calls = 0;
-  registerJobHandler('review2.slow', async (deps) => {
-    calls++;
-    if (calls > 1) return { done: true };
-    // The first run outlives its lease (the clock moves instead of sleeping); a second worker
-    // takes the job over and finishes it; then the first run fails late.
-    ctx.clock.advance(61_000);
-    await runDueJobs(deps, ['review2.slow']);
-    return { done: false, retryAt: new Date(deps.clock.now().getTime() + 1000), reason: 'late failure' };
+  const slow = defineJob('review2.slow', {
+    run: async (deps) => {
+      calls++;
+      if (calls > 1) return { done: true };
+      // The first run outlives its lease (the clock moves instead of sleeping); a second worker
+      // takes the job over and finishes it; then the first run fails late.
+      ctx.clock.advance(61_000);
+      await runDueJobs(deps, registry, ['review2.slow']);
+      return { done: false, retryAt: new Date(deps.clock.now().getTime() + 1000), reason: 'late failure' };
+    },
   });
+  const registry = jobRegistry([slow]);
   const id = await ctx.db.transaction((tx) =>
-    enqueueJob(tx, 'review2.slow', {}, new Date(ctx.deps.clock.now().getTime() - 1000)),
+    enqueueJob(tx, slow, {}, new Date(ctx.deps.clock.now().getTime() - 1000)),
   );
-  await runDueJobs(ctx.deps, ['review2.slow']);
+  await runDueJobs(ctx.deps, registry, ['review2.slow']);
   expect(calls).toBe(2);
   const { rows } = await ctx.db.query<{ done_at: Date | null; last_error: string | null }>(
     'SELECT done_at, last_error FROM jobs WHERE id = $1',

@@ -5,7 +5,7 @@
  * is retried like a failed one, and the jobs behind it run.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { enqueueJob, registerJobHandler, runDueJobs } from '../../src/platform/jobs.ts';
+import { defineJob, enqueueJob, jobRegistry, runDueJobs } from '../../src/platform/jobs.ts';
 import { startTestApp, type TestContext } from '../support/app.ts';
 
 let ctx: TestContext;
@@ -16,21 +16,24 @@ afterAll(() => ctx.close());
 
 it('a hanging job times out, is rescheduled, and the due jobs behind it run', async () => {
   let ran = 0;
-  registerJobHandler('review2.hang', () => new Promise(() => {}));
-  registerJobHandler('review2.after', async () => {
-    ran++;
-    return { done: true };
+  const hang = defineJob('review2.hang', { run: () => new Promise(() => {}) });
+  const after = defineJob('review2.after', {
+    run: async () => {
+      ran++;
+      return { done: true };
+    },
   });
+  const registry = jobRegistry([hang, after]);
   const at = new Date(ctx.deps.clock.now().getTime() - 1000);
   const hangId = await ctx.db.transaction(async (tx) => {
-    const id = await enqueueJob(tx, 'review2.hang', {}, at);
-    for (let i = 1; i <= 5; i++) await enqueueJob(tx, 'review2.after', {}, new Date(at.getTime() + i));
+    const id = await enqueueJob(tx, hang, {}, at);
+    for (let i = 1; i <= 5; i++) await enqueueJob(tx, after, {}, new Date(at.getTime() + i));
     return id;
   });
 
   const kinds = ['review2.hang', 'review2.after'];
-  await runDueJobs(ctx.deps, kinds, { handlerTimeoutMs: 50 });
-  await runDueJobs(ctx.deps, kinds, { handlerTimeoutMs: 50 });
+  await runDueJobs(ctx.deps, registry, kinds, { handlerTimeoutMs: 50 });
+  await runDueJobs(ctx.deps, registry, kinds, { handlerTimeoutMs: 50 });
   expect(ran).toBe(5);
   const { rows } = await ctx.db.query<{ done_at: Date | null; last_error: string | null; run_at: Date }>(
     'SELECT done_at, last_error, run_at FROM jobs WHERE id = $1',

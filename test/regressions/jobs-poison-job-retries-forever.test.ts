@@ -5,7 +5,7 @@
  * `created` with amount + fee locked for ever; nothing ever fails it and returns the money.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { enqueueJob, MAX_JOB_ATTEMPTS, registerJobHandler, runDueJobs } from '../../src/platform/jobs.ts';
+import { defineJob, enqueueJob, jobRegistry, MAX_JOB_ATTEMPTS, runDueJobs } from '../../src/platform/jobs.ts';
 import { startTestApp, type TestContext } from '../support/app.ts';
 
 let ctx: TestContext;
@@ -16,14 +16,16 @@ afterAll(() => ctx.close());
 
 it('a handler that always throws is parked after MAX_JOB_ATTEMPTS', async () => {
   let runs = 0;
-  registerJobHandler('review2.poison', async () => {
-    runs++;
-    throw new Error('provider said 400: malformed request');
+  const poison = defineJob('review2.poison', {
+    run: async () => {
+      runs++;
+      throw new Error('provider said 400: malformed request');
+    },
   });
-  const id = await ctx.db.transaction((tx) => enqueueJob(tx, 'review2.poison', {}, ctx.deps.clock.now()));
+  const id = await ctx.db.transaction((tx) => enqueueJob(tx, poison, {}, ctx.deps.clock.now()));
 
   for (let i = 0; i < 40; i++) {
-    await runDueJobs(ctx.deps, ['review2.poison']);
+    await runDueJobs(ctx.deps, jobRegistry([poison]), ['review2.poison']);
     ctx.clock.advance(5 * 60_000 + 1);
   }
   const { rows } = await ctx.db.query<{ attempts: number; done_at: Date | null; run_at: Date }>(

@@ -3,18 +3,20 @@
  *
  * runDueJobs (src/platform/jobs.ts) parks a job as soon as its 25th attempt ends, and a handler that
  * runs past HANDLER_TIMEOUT_MS "ends" by timeout while it is still running: its provider call is still
- * in flight. reconcileProcessing (src/modules/pix/lifecycle.ts) then sees a `created` payout with no
+ * in flight. reconcileProcessing (src/flows/outbound.ts) then sees a `created` payout with no
  * live job, asks the provider, hears `unknown` (the request has not landed yet), fails the payout with
  * provider_unreachable and returns amount + fee to available. When the in-flight sendPayout lands, the
  * provider pays the transfer out: the party keeps its money and the money also left. Nothing fences the
  * late send (recordOutcome just finds the payment failed and returns).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { reconcileProcessing } from '../../src/modules/pix/lifecycle.ts';
-import { MAX_JOB_ATTEMPTS, runDueJobs } from '../../src/platform/jobs.ts';
+import { pixTransfers } from '../../src/modules/pix/transfers.ts';
+import { MAX_JOB_ATTEMPTS } from '../../src/platform/jobs.ts';
 import type { PixProvider } from '../../src/providers/pix/provider.ts';
+import { runJobs } from '../../src/worker.ts';
 import { pixWorkspace } from '../pix/support.ts';
 import { startTestApp, type TestContext } from '../support/app.ts';
+import { sandboxPsp, useSandboxPix } from '../support/providers.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -23,7 +25,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 it('a payout whose last send attempt is still in flight is not failed by reconciliation', async () => {
-  const sandbox = ctx.deps.providers.sandboxPix;
+  const sandbox = sandboxPsp(ctx.deps);
   let release!: () => void;
   const gate = new Promise<void>((resolve) => {
     release = resolve;
@@ -45,7 +47,7 @@ it('a payout whose last send attempt is still in flight is not failed by reconci
       return result;
     },
   };
-  (ctx.deps.providers as { pix: (env: string) => PixProvider | undefined }).pix = () => slow;
+  useSandboxPix(ctx.deps, slow);
 
   const ws = await pixWorkspace(ctx);
   await ws.setSettlementKey();
@@ -61,7 +63,7 @@ it('a payout whose last send attempt is still in flight is not failed by reconci
 
   // The 25th attempt times out while its request is on the wire. A timeout never parks a job (the
   // call may still land), so the job stays live and the sweep leaves the payout to it.
-  await runDueJobs(ctx.deps, ['pix.send'], { handlerTimeoutMs: 50 });
+  await runJobs(ctx.deps, ['pix.send'], { handlerTimeoutMs: 50 });
   const job = await ctx.db.query<{ failed_at: Date | null; done_at: Date | null }>(
     `SELECT failed_at, done_at FROM jobs WHERE payload->>'paymentId' = $1`,
     [payout.id],
@@ -69,7 +71,7 @@ it('a payout whose last send attempt is still in flight is not failed by reconci
   expect(job.rows[0]).toEqual({ failed_at: null, done_at: null });
 
   // The reconciliation sweep runs (every minute) before the request lands.
-  await reconcileProcessing(ctx.deps);
+  await pixTransfers.reconcile(ctx.deps);
 
   // The request lands at the PSP, which now holds (and will pay) the transfer.
   release();

@@ -1,5 +1,5 @@
 /**
- * Review 4 finding (fixed): reconcileProcessing (src/modules/pix/lifecycle.ts) now maps a provider `unknown`
+ * Review 4 finding (fixed): reconcileProcessing (src/flows/outbound.ts) now maps a provider `unknown`
  * to failed + refund for every payment it looks at, including one already `processing`. A payout is
  * only `processing` because the provider answered for it (recordOutcome), so the provider DID receive
  * it: an `unknown` from a status lookup then is a lookup glitch (replica lag, a PSP's partial outage),
@@ -7,11 +7,12 @@
  * idempotent on the payment id); now the party is refunded while the PSP may still pay the transfer.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { reconcileProcessing } from '../../src/modules/pix/lifecycle.ts';
-import { runDueJobs } from '../../src/platform/jobs.ts';
+import { pixTransfers } from '../../src/modules/pix/transfers.ts';
 import type { PixProvider } from '../../src/providers/pix/provider.ts';
+import { runJobs } from '../../src/worker.ts';
 import { pixWorkspace } from '../pix/support.ts';
 import { startTestApp, type TestContext } from '../support/app.ts';
+import { sandboxPsp, useSandboxPix } from '../support/providers.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -20,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 it('a processing payout is not failed when one status lookup answers unknown', async () => {
-  const sandbox = ctx.deps.providers.sandboxPix;
+  const sandbox = sandboxPsp(ctx.deps);
   let glitch = false;
   const flaky: PixProvider = {
     name: 'flaky-sandbox',
@@ -29,21 +30,21 @@ it('a processing payout is not failed when one status lookup answers unknown', a
     sendPayout: (input) => sandbox.sendPayout(input),
     getStatus: async (id) => (glitch ? { status: 'unknown' } : sandbox.getStatus(id)),
   };
-  (ctx.deps.providers as { pix: (env: string) => PixProvider | undefined }).pix = () => flaky;
+  useSandboxPix(ctx.deps, flaky);
 
   const ws = await pixWorkspace(ctx);
   await ws.setSettlementKey();
   await ws.cashIn('10000');
   const payout = (await ws.api.post('/v1/sandbox/pix/payouts', { amount_minor: '2000', pix_key: 'x' })).json()
     .data;
-  await runDueJobs(ctx.deps, ['pix.send']);
+  await runJobs(ctx.deps, ['pix.send']);
   expect((await ws.api.get(`/v1/sandbox/payments/${payout.id}`)).json().data.status).toBe('processing');
   // The poll job was lost (a restart); the PSP still holds the transfer, processing.
-  await ctx.db.query(`UPDATE jobs SET done_at = now() WHERE payload->>'paymentId' = $1`, [payout.id]);
+  await ctx.db.query(`UPDATE jobs SET done_at = now() WHERE subject_id = $1`, [payout.id]);
   ctx.clock.advance(6 * 60_000);
 
   glitch = true;
-  await reconcileProcessing(ctx.deps);
+  await pixTransfers.reconcile(ctx.deps);
   glitch = false;
 
   expect((await sandbox.getStatus(payout.id)).status).toBe('processing');

@@ -9,10 +9,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/types.ts';
-import { runDueJobs } from '../../src/platform/jobs.ts';
 import { SandboxPixProvider } from '../../src/providers/pix/sandbox.ts';
+import { runJobs } from '../../src/worker.ts';
 import { pixWorkspace } from '../pix/support.ts';
 import { startTestApp, type TestContext } from '../support/app.ts';
+import { useSandboxPix } from '../support/providers.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -60,11 +61,9 @@ describe('sandbox PSP vs helper race', () => {
       },
     };
     const workerProvider = new SandboxPixProvider(slowDb, ctx.clock, 0);
-    const original = ctx.deps.providers.pix;
-    (ctx.deps.providers as { pix: typeof original }).pix = (env) =>
-      env === 'sandbox' ? workerProvider : undefined;
+    const restore = useSandboxPix(ctx.deps, workerProvider);
     try {
-      const worker = runDueJobs(ctx.deps);
+      const worker = runJobs(ctx.deps);
       await atGate;
       const failed = await ws.api.post(`/v1/sandbox/simulate/payments/${id}/fail`, {});
       expect(failed.statusCode, failed.body).toBe(200);
@@ -72,7 +71,7 @@ describe('sandbox PSP vs helper race', () => {
       release();
       await worker;
     } finally {
-      (ctx.deps.providers as { pix: typeof original }).pix = original;
+      restore();
     }
 
     const payment = (await ws.api.get(`/v1/sandbox/payments/${id}`)).json().data;

@@ -1,13 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { buildApp } from '../../src/app.ts';
-// Registers the job handlers, as `lastro serve` does.
-import '../../src/background.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/types.ts';
+import { createDeps } from '../../src/deps.ts';
 import type { Clock, Deps } from '../../src/platform/context.ts';
 import type { App } from '../../src/platform/schema.ts';
-import { Sealer } from '../../src/platform/secrets.ts';
-import { createProviders } from '../../src/providers/index.ts';
 import { createTestDatabase } from './database.ts';
 
 /** A clock tests can move: time-dependent rules (sessions, expiry, retries) are checked without sleeping. */
@@ -36,13 +33,7 @@ export async function startTestApp(
   const db = await createTestDatabase();
   const clock = new TestClock();
   const config = { ...loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '100000' }), ...overrides };
-  const deps: Deps = {
-    config,
-    db,
-    clock,
-    sealer: new Sealer(randomBytes(32).toString('hex')),
-    providers: createProviders(config, db, clock),
-  };
+  const deps = createDeps(config, db, { masterKey: randomBytes(32).toString('hex'), clock });
   const app = await buildApp(deps, { logger: false });
   beforeReady?.(app);
   await app.ready();

@@ -18,12 +18,13 @@
  */
 import type { Queryable, Tx } from '../../db/types.ts';
 import { type Currency, formatAmount } from '../../ledger/currency.ts';
-import { partyFilter } from '../../ledger/parties.ts';
 import type { Caller, Environment } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import type { Ctx } from '../../platform/request-context.ts';
 import { iso } from '../../platform/schema.ts';
 import { emitEvent } from '../events/emit.ts';
+import { partyFilter } from '../parties/service.ts';
 import {
   findPaymentRow,
   insertPayment,
@@ -192,17 +193,18 @@ const callerScope = (caller: Caller): PaymentScope => ({
   partyId: caller.partyId,
 });
 
-export async function getPayment(q: Queryable, caller: Caller, id: string): Promise<PaymentView> {
-  const row = await findPaymentRow(q, callerScope(caller), id);
+export async function getPayment(q: Queryable, ctx: Ctx, input: { id: string }): Promise<PaymentView> {
+  const row = await findPaymentRow(q, callerScope(ctx.caller), input.id);
   if (!row) throw notFound('Payment');
   return paymentView(row);
 }
 
 export async function listPayments(
   q: Queryable,
-  caller: Caller,
+  ctx: Ctx,
   query: { limit?: number; cursor?: string; status?: PaymentStatus; kind?: PaymentKind; party_id?: string },
 ): Promise<PaymentView[]> {
+  const { caller } = ctx;
   const rows = await listPaymentRows(q, {
     workspaceId: caller.workspaceId,
     environment: caller.environment,

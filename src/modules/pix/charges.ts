@@ -1,13 +1,13 @@
 import type { Tx } from '../../db/types.ts';
 import { currencyOf, parseAmount } from '../../ledger/currency.ts';
-import { owningParty } from '../../ledger/parties.ts';
-import type { Caller, Deps } from '../../platform/context.ts';
 import { AppError, invalidRequest } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import type { Ctx } from '../../platform/request-context.ts';
+import { MAX_BR_CODE_AMOUNT_MINOR } from '../../providers/pix/brcode.ts';
+import { parseDocument } from '../../providers/pix/keys.ts';
+import { owningParty } from '../parties/service.ts';
 import { createPayment } from '../payments/service.ts';
-import { MAX_BR_CODE_AMOUNT_MINOR } from './brcode.ts';
 import { feeFor } from './fees.ts';
-import { parseDocument } from './keys.ts';
 
 export interface ChargeInput {
   amount_minor: string;
@@ -44,16 +44,13 @@ export function validateCharge(input: ChargeInput) {
  * A charge whose transaction fails leaves an orphan BR Code at the provider that simply expires.
  */
 export async function createCharge(
-  deps: Deps,
-  caller: Caller,
+  ctx: Ctx,
   input: ChargeInput,
   write: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>,
-  idempotencyKey?: string,
 ) {
+  const { caller, deps, idempotencyKey } = ctx;
   const { amount, currency, payerDocument } = validateCharge(input);
-  const provider = deps.providers.pix(caller.environment);
-  if (!provider)
-    throw new AppError('provider_unavailable', 'No PIX provider is configured for this environment.');
+  const provider = deps.providers.get('pix', caller.environment);
   const partyId = await owningParty(deps.db, caller, input.party_id);
   const fee = await feeFor(deps.db, caller.workspaceId, caller.environment, 'pix_cash_in', amount);
   if (fee >= amount)

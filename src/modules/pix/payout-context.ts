@@ -1,8 +1,8 @@
 import type { Tx } from '../../db/types.ts';
-import { requestedParty } from '../../ledger/parties.ts';
 import type { Caller } from '../../platform/context.ts';
 import { notFound } from '../../platform/errors.ts';
-import type { PixKeyType } from './keys.ts';
+import type { PixKeyType } from '../../providers/pix/keys.ts';
+import { requestedParty } from '../parties/service.ts';
 
 export interface PayoutContext {
   partyId: string;

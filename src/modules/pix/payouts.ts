@@ -1,13 +1,13 @@
 import type { Tx } from '../../db/types.ts';
 import { currencyOf, parseAmount } from '../../ledger/currency.ts';
-import type { Caller, Deps } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import type { Ctx } from '../../platform/request-context.ts';
+import { type PixKeyType, parsePixKey } from '../../providers/pix/keys.ts';
 import { createPayment } from '../payments/service.ts';
 import { computeFee, DEFAULT_FEES } from './fees.ts';
-import { type PixKeyType, parsePixKey } from './keys.ts';
-import { holdAndQueueTransfer } from './lifecycle.ts';
 import { loadPayoutContext } from './payout-context.ts';
+import { pixTransfers } from './transfers.ts';
 
 export interface PayoutInput {
   amount_minor: string;
@@ -28,13 +28,8 @@ export interface PayoutInput {
  * settlement key (403) → KYC in live (403) → balance (422) → provider (503). Amount + fee move
  * available → locked here; the provider is called by the send job after commit.
  */
-export async function createPayout(
-  tx: Tx,
-  deps: Deps,
-  caller: Caller,
-  input: PayoutInput,
-  idempotencyKey?: string,
-) {
+export async function createPayout(tx: Tx, ctx: Ctx, input: PayoutInput) {
+  const { caller, deps, idempotencyKey } = ctx;
   const amount = parseAmount(input.amount_minor);
   const currency = currencyOf(input.currency ?? 'BRL');
   if (currency !== 'BRL') throw new AppError('unsupported_currency', 'PIX payouts are in BRL.');
@@ -85,7 +80,7 @@ export async function createPayout(
     },
     { at },
   );
-  await holdAndQueueTransfer(
+  await pixTransfers.hold(
     tx,
     deps,
     {

@@ -1,11 +1,11 @@
 import type { Tx } from '../../db/types.ts';
 import type { Currency } from '../../ledger/currency.ts';
 import { parseAmount } from '../../ledger/currency.ts';
-import type { Caller, Deps } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import type { Ctx } from '../../platform/request-context.ts';
 import { createPayment, lockPayment } from '../payments/service.ts';
-import { holdAndQueueTransfer } from './lifecycle.ts';
+import { pixTransfers } from './transfers.ts';
 
 const REFUND_WINDOW_MS = 90 * 24 * 3600_000;
 
@@ -16,12 +16,11 @@ const REFUND_WINDOW_MS = 90 * 24 * 3600_000;
  */
 export async function createRefund(
   tx: Tx,
-  deps: Deps,
-  caller: Caller,
-  originalId: string,
-  input: { amount_minor?: string; description?: string },
-  idempotencyKey?: string,
+  ctx: Ctx,
+  input: { payment_id: string; amount_minor?: string; description?: string },
 ) {
+  const { caller, deps, idempotencyKey } = ctx;
+  const originalId = input.payment_id;
   const scope = { workspaceId: caller.workspaceId, environment: caller.environment, partyId: caller.partyId };
   const original = await lockPayment(tx, scope, originalId);
   if (original.kind !== 'pix_cash_in' || original.status !== 'completed') {
@@ -61,7 +60,7 @@ export async function createRefund(
     },
     { at },
   );
-  await holdAndQueueTransfer(
+  await pixTransfers.hold(
     tx,
     deps,
     {

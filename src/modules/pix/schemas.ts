@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { AmountMinor, EnvironmentName, Timestamp, Uuid } from '../../platform/schema.ts';
-import { PIX_KEY_TYPES } from './keys.ts';
+import { PIX_KEY_TYPES } from '../../providers/pix/keys.ts';
 
 export const PixKeyTypeSchema = Type.Enum(PIX_KEY_TYPES);
 
@@ -56,4 +56,15 @@ export const ChargeBody = Type.Object({
 export const RefundBody = Type.Object({
   amount_minor: Type.Optional(AmountMinor),
   description: Type.Optional(Text(140)),
+});
+
+export const SimulateCashInBody = Type.Object({
+  amount_minor: AmountMinor,
+  party_id: Type.Optional(Uuid),
+  payer: Type.Optional(
+    Type.Object({
+      name: Type.Optional(Type.String({ maxLength: 200 })),
+      document: Type.Optional(Type.String({ maxLength: 32, description: 'CPF or CNPJ' })),
+    }),
+  ),
 });

@@ -1,9 +1,10 @@
 import type { Queryable, Tx } from '../../db/types.ts';
-import { actorOf, recordAudit } from '../../platform/audit.ts';
-import type { Caller, Environment } from '../../platform/context.ts';
+import { auditAction } from '../../platform/audit.ts';
+import type { Environment } from '../../platform/context.ts';
 import { AppError, invalidRequest, notFound } from '../../platform/errors.ts';
+import type { Ctx } from '../../platform/request-context.ts';
 import { iso } from '../../platform/schema.ts';
-import { type PixKeyType, parseDocument, parsePixKey } from './keys.ts';
+import { type PixKeyType, parseDocument, parsePixKey } from '../../providers/pix/keys.ts';
 
 export interface SettlementKeyRow {
   workspace_id: string;
@@ -42,7 +43,8 @@ export interface SettlementKeyInput {
   holder_document: string;
 }
 
-export async function putSettlementKey(tx: Tx, caller: Caller, input: SettlementKeyInput, ip: string) {
+export async function putSettlementKey(tx: Tx, ctx: Ctx, input: SettlementKeyInput) {
+  const { caller } = ctx;
   const key = parsePixKey(input.pix_key, input.pix_key_type);
   if (!key)
     throw new AppError('invalid_pix_key', 'pix_key is not a valid CPF, CNPJ, e-mail, +55 phone or EVP key.');
@@ -61,31 +63,24 @@ export async function putSettlementKey(tx: Tx, caller: Caller, input: Settlement
      RETURNING *`,
     [caller.workspaceId, caller.environment, key.value, key.type, input.holder_name.trim(), document.value],
   );
-  await recordAudit(tx, {
-    workspaceId: caller.workspaceId,
-    environment: caller.environment,
-    ...actorOf(caller),
-    action: 'settlement_key.set',
-    targetType: 'settlement_key',
-    ip,
-    metadata: { pix_key_type: key.type },
-  });
+  await auditAction(tx, ctx, 'settlement_key.set', { type: 'settlement_key' }, { pix_key_type: key.type });
   return settlementKeyView(rows[0]!);
 }
 
-export async function deleteSettlementKey(tx: Tx, caller: Caller, ip: string) {
+/** The settlement key of the caller's workspace and environment; 404 when none is registered. */
+export async function getSettlementKey(q: Queryable, ctx: Ctx) {
+  const key = await findSettlementKey(q, ctx.caller.workspaceId, ctx.caller.environment);
+  if (!key) throw notFound('Settlement key');
+  return settlementKeyView(key);
+}
+
+export async function deleteSettlementKey(tx: Tx, ctx: Ctx) {
+  const { caller } = ctx;
   const { rows } = await tx.query<SettlementKeyRow>(
     'DELETE FROM settlement_keys WHERE workspace_id = $1 AND environment = $2 RETURNING *',
     [caller.workspaceId, caller.environment],
   );
   if (!rows[0]) throw notFound('Settlement key');
-  await recordAudit(tx, {
-    workspaceId: caller.workspaceId,
-    environment: caller.environment,
-    ...actorOf(caller),
-    action: 'settlement_key.deleted',
-    targetType: 'settlement_key',
-    ip,
-  });
+  await auditAction(tx, ctx, 'settlement_key.deleted', { type: 'settlement_key' });
   return settlementKeyView(rows[0]);
 }

@@ -1,39 +1,50 @@
+/** Sandbox test helpers of the PIX rail: they act as the PSP or the buyer would, through the same code paths. */
 import type { Tx } from '../../db/types.ts';
-import type { Caller, Deps } from '../../platform/context.ts';
+import { partyAccount, systemAccount } from '../../ledger/accounts.ts';
+import { parseAmount } from '../../ledger/currency.ts';
+import { postJournal } from '../../ledger/ledger.ts';
+import type { Caller } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import type { Ctx } from '../../platform/request-context.ts';
+import { MAX_BR_CODE_AMOUNT_MINOR } from '../../providers/pix/brcode.ts';
+import { owningParty } from '../parties/service.ts';
 import { findPaymentRow } from '../payments/repo.ts';
-import { getPayment, lockPayment, transition } from '../payments/service.ts';
-import { payCharge, pollProvider, sendToProvider } from './lifecycle.ts';
+import { createPayment, getPayment, lockPayment, transition } from '../payments/service.ts';
+import { payCharge } from './charge-payment.ts';
+import { pixTransfers } from './transfers.ts';
 
-/** Sandbox test helpers: they act as the PSP or the buyer would, through the same code paths. */
+/** Sandbox helpers exist only in sandbox: on a live path they are not there at all. */
+function requireSandbox(caller: Caller): void {
+  if (caller.environment !== 'sandbox') throw notFound('Route');
+}
 
 function sandboxScope(caller: Caller) {
-  if (caller.environment !== 'sandbox') throw notFound('Route');
+  requireSandbox(caller);
   return { workspaceId: caller.workspaceId, environment: caller.environment, partyId: caller.partyId };
 }
 
 /** Runs one transaction: the route's request.write, so an Idempotency-Key is honoured. */
 type Write = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
 
-export async function simulatePay(deps: Deps, caller: Caller, id: string, write: Write) {
-  const scope = sandboxScope(caller);
-  return write((tx) => payCharge(tx, deps, scope, id));
+export async function simulatePay(ctx: Ctx, input: { id: string }, write: Write) {
+  const scope = sandboxScope(ctx.caller);
+  return write((tx) => payCharge(tx, ctx.deps, scope, input.id));
 }
 
 /** Settles a payout or refund now, as the PSP would report it; a charge is paid (complete) or failed. */
 export async function simulateOutcome(
-  deps: Deps,
-  caller: Caller,
-  id: string,
-  outcome: 'completed' | 'failed',
+  ctx: Ctx,
+  input: { id: string; outcome: 'completed' | 'failed'; reason?: string },
   write: Write,
-  reason?: string,
 ) {
+  const { deps, caller } = ctx;
+  const { id, outcome, reason } = input;
   const scope = sandboxScope(caller);
   const row = await findPaymentRow(deps.db, scope, id);
   if (!row) throw notFound('Payment');
   if (row.kind === 'pix_cash_in') {
-    if (outcome === 'completed') return simulatePay(deps, caller, id, write);
+    if (outcome === 'completed') return simulatePay(ctx, { id }, write);
     return write((tx) =>
       transition(
         tx,
@@ -55,19 +66,21 @@ export async function simulateOutcome(
   // The PSP learns of the transfer (if the worker has not sent it yet) without settling it, so its own
   // rules (settling at once when SANDBOX_SETTLE_MS is 0, amounts ending in 13) cannot overtake the
   // outcome asked for; then the payment records that outcome through the usual path.
-  await deps.providers.sandboxPix.register(
+  await deps.providers.sandbox.pix.register(
     id,
     row.kind === 'pix_refund' ? 'refund' : 'payout',
     row.amount_minor,
     row.kind === 'pix_refund' ? null : row.pix_key,
   );
-  await deps.providers.sandboxPix.forceOutcome(id, outcome, reason);
-  if (row.status === 'created') await sendToProvider(deps, job);
-  else await pollProvider(deps, job);
-  return getPayment(deps.db, caller, id);
+  await deps.providers.sandbox.pix.forceOutcome(id, outcome, reason);
+  if (row.status === 'created') await pixTransfers.send(deps, job);
+  else await pixTransfers.poll(deps, job);
+  return getPayment(deps.db, ctx, { id });
 }
 
-export async function simulateExpire(deps: Deps, caller: Caller, id: string, write: Write) {
+export async function simulateExpire(ctx: Ctx, input: { id: string }, write: Write) {
+  const { deps, caller } = ctx;
+  const { id } = input;
   const scope = sandboxScope(caller);
   return write(async (tx) => {
     const row = await lockPayment(tx, scope, id);
@@ -77,4 +90,62 @@ export async function simulateExpire(deps: Deps, caller: Caller, id: string, wri
     const at = deps.clock.now();
     return transition(tx, scope, id, 'expired', { expires_at: at }, { at });
   });
+}
+
+/**
+ * A PIX payment received from outside, settled at once: a completed pix_cash_in payment and its journal
+ * (PIX settlement → the party's available BRL), with payment.completed, in the caller's transaction.
+ */
+export async function simulateCashIn(
+  tx: Tx,
+  ctx: Ctx,
+  input: { amount_minor: string; party_id?: string; payer?: { name?: string; document?: string } },
+) {
+  const { caller } = ctx;
+  const at = ctx.deps.clock.now();
+  requireSandbox(caller);
+  const amount = parseAmount(input.amount_minor);
+  // A PIX transfer carries at most what a BR Code can (R$ 9,999,999,999.99); the cap also keeps one
+  // tenant from driving the shared sandbox settlement account to the BIGINT limit.
+  if (amount > MAX_BR_CODE_AMOUNT_MINOR) {
+    throw new AppError('invalid_amount', `amount_minor must be at most ${MAX_BR_CODE_AMOUNT_MINOR}.`, [
+      { field: 'body.amount_minor', issue: `must be at most ${MAX_BR_CODE_AMOUNT_MINOR}` },
+    ]);
+  }
+  const partyId = await owningParty(tx, caller, input.party_id);
+  const id = newId();
+  await postJournal(tx, {
+    workspaceId: caller.workspaceId,
+    environment: caller.environment,
+    referenceType: 'payment',
+    referenceId: id,
+    at,
+    postings: [
+      { account: systemAccount.pixSettlement(caller.environment), direction: 'debit', amount },
+      {
+        account: partyAccount(caller.workspaceId, caller.environment, partyId, 'BRL'),
+        direction: 'credit',
+        amount,
+      },
+    ],
+  });
+  return createPayment(
+    tx,
+    {
+      id,
+      workspace_id: caller.workspaceId,
+      environment: caller.environment,
+      party_id: partyId,
+      kind: 'pix_cash_in',
+      status: 'completed',
+      amount_minor: amount,
+      currency: 'BRL',
+      description: 'Simulated PIX cash-in',
+      idempotency_key: ctx.idempotencyKey ?? null,
+      counterparty: input.payer
+        ? { name: input.payer.name ?? null, document: input.payer.document ?? null }
+        : null,
+    },
+    { at },
+  );
 }

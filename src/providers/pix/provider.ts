@@ -1,4 +1,4 @@
-import type { PixKeyType } from '../../modules/pix/keys.ts';
+import type { PixKeyType } from './keys.ts';
 
 /**
  * A PIX service provider (PSP), one method per step of a transfer. Every call is keyed by our
@@ -39,5 +39,15 @@ export interface ProviderTransfer {
   failureReason?: string;
 }
 
-/** The provider is down or not configured: the caller answers 503 provider_unavailable. */
-export class ProviderUnavailableError extends Error {}
+/** What only the sandbox PSP offers: the sandbox helpers settle a transfer as the PSP would report it. */
+export interface SandboxPixControls {
+  /** Records a transfer as received, still processing (idempotent on the payment id). */
+  register(
+    paymentId: string,
+    direction: 'payout' | 'refund',
+    amount: bigint,
+    pixKey: string | null,
+  ): Promise<void>;
+  /** Fixes the outcome of a transfer still processing. */
+  forceOutcome(paymentId: string, outcome: 'completed' | 'failed', reason?: string): Promise<void>;
+}

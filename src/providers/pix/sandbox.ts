@@ -1,9 +1,9 @@
 import type { Database } from '../../db/types.ts';
-import { buildBrCode } from '../../modules/pix/brcode.ts';
-import type { Clock } from '../../platform/context.ts';
+import type { Clock } from '../../platform/environment.ts';
 import { randomBase62 } from '../../platform/secrets.ts';
+import { buildBrCode } from './brcode.ts';
 import { endToEndId } from './end-to-end-id.ts';
-import type { PixProvider, ProviderTransfer } from './provider.ts';
+import type { PixProvider, ProviderTransfer, SandboxPixControls } from './provider.ts';
 
 /** ISPB used by the sandbox PSP in end-to-end ids (not a real institution's). */
 export const SANDBOX_ISPB = '99999004';
@@ -24,7 +24,7 @@ interface TransferRow {
  * end-to-end ids in the real format, are idempotent on the payment id, and an amount ending in
  * 13 is rejected by the "receiving bank". Its state lives in its own table, as a PSP's would.
  */
-export class SandboxPixProvider implements PixProvider {
+export class SandboxPixProvider implements PixProvider, SandboxPixControls {
   readonly name = 'sandbox';
 
   constructor(

@@ -1,4 +1,5 @@
 import type { Deps } from '../../../platform/context.ts';
+import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvIdParams, respond } from '../../../platform/schema.ts';
 import { Payment } from '../schemas.ts';
 import { getPayment } from '../service.ts';
@@ -15,6 +16,8 @@ export default function route(app: App, deps: Deps) {
         response: respond(Payment),
       },
     },
-    async (request) => ({ data: await getPayment(deps.db, request.caller!, request.params.id) }),
+    async (request) => ({
+      data: await getPayment(deps.db, contextOf(deps, request), { id: request.params.id }),
+    }),
   );
 }

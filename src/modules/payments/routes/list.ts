@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../../platform/context.ts';
+import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
 import { Payment, PaymentListQuery } from '../schemas.ts';
 import { listPayments } from '../service.ts';
@@ -17,6 +18,6 @@ export default function route(app: App, deps: Deps) {
         response: respond(Type.Array(Payment)),
       },
     },
-    async (request) => ({ data: await listPayments(deps.db, request.caller!, request.query) }),
+    async (request) => ({ data: await listPayments(deps.db, contextOf(deps, request), request.query) }),
   );
 }

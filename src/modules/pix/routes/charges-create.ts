@@ -1,5 +1,5 @@
 import type { Deps } from '../../../platform/context.ts';
-import { idempotencyKeyOf } from '../../../platform/idempotency.ts';
+import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
 import { Payment } from '../../payments/schemas.ts';
 import { createCharge } from '../charges.ts';
@@ -20,13 +20,7 @@ export default function route(app: App, deps: Deps) {
       },
     },
     async (request) => ({
-      data: await createCharge(
-        deps,
-        request.caller!,
-        request.body,
-        (fn) => request.write(fn),
-        idempotencyKeyOf(request),
-      ),
+      data: await createCharge(contextOf(deps, request), request.body, (fn) => request.write(fn)),
     }),
   );
 }

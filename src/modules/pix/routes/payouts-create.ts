@@ -1,5 +1,5 @@
 import type { Deps } from '../../../platform/context.ts';
-import { idempotencyKeyOf } from '../../../platform/idempotency.ts';
+import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
 import { Payment } from '../../payments/schemas.ts';
 import { createPayout } from '../payouts.ts';
@@ -22,9 +22,7 @@ export default function route(app: App, deps: Deps) {
       },
     },
     async (request) => ({
-      data: await request.write((tx) =>
-        createPayout(tx, deps, request.caller!, request.body, idempotencyKeyOf(request)),
-      ),
+      data: await request.write((tx) => createPayout(tx, contextOf(deps, request), request.body)),
     }),
   );
 }

@@ -2,6 +2,7 @@ import QRCode from 'qrcode';
 import { Type } from 'typebox';
 import type { Deps } from '../../../platform/context.ts';
 import { notFound } from '../../../platform/errors.ts';
+import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvIdParams, ErrorBody } from '../../../platform/schema.ts';
 import { getPayment } from '../../payments/service.ts';
 
@@ -34,7 +35,7 @@ export default function route(app: App, deps: Deps) {
         },
       },
       async (request, reply) => {
-        const payment = await getPayment(deps.db, request.caller!, request.params.id);
+        const payment = await getPayment(deps.db, contextOf(deps, request), { id: request.params.id });
         if (!payment.pix_qr_code) throw notFound('QR code of this payment');
         const image = await format.render(payment.pix_qr_code);
         return reply.type(format.type).send(image as unknown as string);

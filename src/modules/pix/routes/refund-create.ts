@@ -1,5 +1,5 @@
 import type { Deps } from '../../../platform/context.ts';
-import { idempotencyKeyOf } from '../../../platform/idempotency.ts';
+import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvIdParams, respond } from '../../../platform/schema.ts';
 import { Payment } from '../../payments/schemas.ts';
 import { createRefund } from '../refunds.ts';
@@ -20,7 +20,7 @@ export default function route(app: App, deps: Deps) {
     },
     async (request) => ({
       data: await request.write((tx) =>
-        createRefund(tx, deps, request.caller!, request.params.id, request.body, idempotencyKeyOf(request)),
+        createRefund(tx, contextOf(deps, request), { ...request.body, payment_id: request.params.id }),
       ),
     }),
   );

@@ -1,4 +1,5 @@
 import type { Deps } from '../../../platform/context.ts';
+import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
 import { SettlementKey } from '../schemas.ts';
 import { deleteSettlementKey } from '../settlement-key.ts';
@@ -16,7 +17,7 @@ export default function route(app: App, deps: Deps) {
       },
     },
     async (request) => ({
-      data: await deps.db.transaction((tx) => deleteSettlementKey(tx, request.caller!, request.ip)),
+      data: await deps.db.transaction((tx) => deleteSettlementKey(tx, contextOf(deps, request))),
     }),
   );
 }

@@ -1,8 +1,8 @@
 import type { Deps } from '../../../platform/context.ts';
-import { notFound } from '../../../platform/errors.ts';
+import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
 import { SettlementKey } from '../schemas.ts';
-import { findSettlementKey, settlementKeyView } from '../settlement-key.ts';
+import { getSettlementKey } from '../settlement-key.ts';
 
 export default function route(app: App, deps: Deps) {
   app.get(
@@ -16,10 +16,6 @@ export default function route(app: App, deps: Deps) {
         response: respond(SettlementKey),
       },
     },
-    async (request) => {
-      const key = await findSettlementKey(deps.db, request.caller!.workspaceId, request.caller!.environment);
-      if (!key) throw notFound('Settlement key');
-      return { data: settlementKeyView(key) };
-    },
+    async (request) => ({ data: await getSettlementKey(deps.db, contextOf(deps, request)) }),
   );
 }

@@ -1,9 +1,10 @@
 import type { Deps } from '../../../platform/context.ts';
+import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
 import { SettlementKey, SettlementKeyBody } from '../schemas.ts';
 import { putSettlementKey } from '../settlement-key.ts';
 
-export default function route(app: App, _deps: Deps) {
+export default function route(app: App, deps: Deps) {
   app.put(
     '/v1/:env/settlement-key',
     {
@@ -17,7 +18,7 @@ export default function route(app: App, _deps: Deps) {
       },
     },
     async (request) => ({
-      data: await request.write((tx) => putSettlementKey(tx, request.caller!, request.body, request.ip)),
+      data: await request.write((tx) => putSettlementKey(tx, contextOf(deps, request), request.body)),
     }),
   );
 }

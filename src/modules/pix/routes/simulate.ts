@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../../platform/context.ts';
 import { BODY_OPTIONAL } from '../../../platform/openapi.ts';
+import { contextOf } from '../../../platform/request-context.ts';
 import { type App, respond, SandboxEnvIdParams } from '../../../platform/schema.ts';
 import { Payment } from '../../payments/schemas.ts';
 import { simulateExpire, simulateOutcome, simulatePay } from '../simulate.ts';
@@ -23,7 +24,7 @@ export default function route(app: App, deps: Deps) {
       },
     },
     async (request) => ({
-      data: await simulatePay(deps, request.caller!, request.params.id, (fn) => request.write(fn)),
+      data: await simulatePay(contextOf(deps, request), request.params, (fn) => request.write(fn)),
     }),
   );
   app.post(
@@ -38,8 +39,10 @@ export default function route(app: App, deps: Deps) {
       },
     },
     async (request) => ({
-      data: await simulateOutcome(deps, request.caller!, request.params.id, 'completed', (fn) =>
-        request.write(fn),
+      data: await simulateOutcome(
+        contextOf(deps, request),
+        { id: request.params.id, outcome: 'completed' },
+        (fn) => request.write(fn),
       ),
     }),
   );
@@ -58,12 +61,9 @@ export default function route(app: App, deps: Deps) {
     },
     async (request) => ({
       data: await simulateOutcome(
-        deps,
-        request.caller!,
-        request.params.id,
-        'failed',
+        contextOf(deps, request),
+        { id: request.params.id, outcome: 'failed', reason: request.body.failure_reason },
         (fn) => request.write(fn),
-        request.body.failure_reason,
       ),
     }),
   );
@@ -79,7 +79,7 @@ export default function route(app: App, deps: Deps) {
       },
     },
     async (request) => ({
-      data: await simulateExpire(deps, request.caller!, request.params.id, (fn) => request.write(fn)),
+      data: await simulateExpire(contextOf(deps, request), request.params, (fn) => request.write(fn)),
     }),
   );
 }

@@ -1,11 +1,11 @@
 import type { Queryable } from '../../db/types.ts';
 import { BALANCE_KINDS, type BalanceKind } from '../../ledger/accounts.ts';
 import { CURRENCY_CODES, type Currency, currencyOf, formatAmount, scaleOf } from '../../ledger/currency.ts';
-import { defaultParty, partyFilter } from '../../ledger/parties.ts';
 import type { Caller } from '../../platform/context.ts';
 import { invalidRequest } from '../../platform/errors.ts';
 import { iso } from '../../platform/schema.ts';
 import { parseTimestampBound } from '../../platform/time.ts';
+import { defaultParty, partyFilter } from '../parties/service.ts';
 
 interface BalanceRow {
   party_id: string;

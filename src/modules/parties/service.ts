@@ -1,6 +1,6 @@
-import type { Queryable } from '../db/types.ts';
-import type { Caller } from '../platform/context.ts';
-import { forbidden, notFound } from '../platform/errors.ts';
+import type { Queryable } from '../../db/types.ts';
+import type { Caller } from '../../platform/context.ts';
+import { forbidden, notFound } from '../../platform/errors.ts';
 
 /**
  * The party rules every money route follows (API.md "Callers" and "Parties"):

@@ -1,9 +1,9 @@
 import type { Deps } from '../../../platform/context.ts';
-import { idempotencyKeyOf } from '../../../platform/idempotency.ts';
+import { contextOf } from '../../../platform/request-context.ts';
 import { type App, respond, SandboxEnvParams } from '../../../platform/schema.ts';
 import { Payment } from '../../payments/schemas.ts';
 import { SimulateCashInBody } from '../schemas.ts';
-import { simulateCashIn } from '../service.ts';
+import { simulateCashIn } from '../simulate.ts';
 
 export default function route(app: App, deps: Deps) {
   app.post(
@@ -19,12 +19,7 @@ export default function route(app: App, deps: Deps) {
       },
     },
     async (request) => ({
-      data: await request.write((tx) =>
-        simulateCashIn(tx, request.caller!, request.body, {
-          at: deps.clock.now(),
-          idempotencyKey: idempotencyKeyOf(request),
-        }),
-      ),
+      data: await request.write((tx) => simulateCashIn(tx, contextOf(deps, request), request.body)),
     }),
   );
 }

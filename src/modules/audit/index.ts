@@ -1,0 +1,7 @@
+import { defineModule } from '../../platform/module.ts';
+import listAuditEvents from './routes/list.ts';
+
+export default defineModule({
+  name: 'audit',
+  routes: [listAuditEvents],
+});

@@ -1,0 +1,8 @@
+import { defineModule } from '../../platform/module.ts';
+import listBalances from './routes/balances.ts';
+import statement from './routes/statement.ts';
+
+export default defineModule({
+  name: 'balances',
+  routes: [listBalances, statement],
+});

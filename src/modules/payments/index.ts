@@ -1,0 +1,8 @@
+import { defineModule } from '../../platform/module.ts';
+import getPayment from './routes/get.ts';
+import listPayments from './routes/list.ts';
+
+export default defineModule({
+  name: 'payments',
+  routes: [getPayment, listPayments],
+});

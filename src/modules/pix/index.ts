@@ -1,0 +1,29 @@
+import { defineModule } from '../../platform/module.ts';
+import { expireDueCharges } from './charge-payment.ts';
+import createPixCharge from './routes/charges-create.ts';
+import createPixPayout from './routes/payouts-create.ts';
+import paymentQrCode from './routes/qr.ts';
+import createRefund from './routes/refund-create.ts';
+import deleteSettlementKey from './routes/settlement-key-delete.ts';
+import getSettlementKey from './routes/settlement-key-get.ts';
+import putSettlementKey from './routes/settlement-key-put.ts';
+import simulatePaymentHelpers from './routes/simulate.ts';
+import simulateCashIn from './routes/simulate-cash-in.ts';
+import { pixTransfers } from './transfers.ts';
+
+export default defineModule({
+  name: 'pix',
+  routes: [
+    putSettlementKey,
+    getSettlementKey,
+    deleteSettlementKey,
+    createPixPayout,
+    createPixCharge,
+    createRefund,
+    paymentQrCode,
+    simulateCashIn,
+    simulatePaymentHelpers,
+  ],
+  jobs: pixTransfers.jobs,
+  tasks: [{ name: 'pix-charge-expiry', intervalMs: 5_000, run: expireDueCharges }, ...pixTransfers.tasks],
+});

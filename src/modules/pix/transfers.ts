@@ -1,0 +1,78 @@
+/** PIX payouts and refunds on the outbound flow: how they reach the PSP and where their money leaves. */
+import type { Tx } from '../../db/types.ts';
+import { type OutboundRail, outboundFlow, type TransferOutcome } from '../../flows/outbound.ts';
+import { systemAccount } from '../../ledger/accounts.ts';
+import type { Deps } from '../../platform/context.ts';
+import type { PixKeyType } from '../../providers/pix/keys.ts';
+import type { ProviderTransfer } from '../../providers/pix/provider.ts';
+import { findPaymentRow, type PaymentRow, type PaymentScope } from '../payments/repo.ts';
+import { transition } from '../payments/service.ts';
+
+const outcomeOf = (result: ProviderTransfer): TransferOutcome => ({
+  status: result.status,
+  providerRef: result.providerRef,
+  failureReason: result.failureReason,
+  completed: { pix_tx_id: result.endToEndId ?? null },
+});
+
+const scopeOf = (row: PaymentRow): PaymentScope => ({
+  workspaceId: row.workspace_id,
+  environment: row.environment,
+});
+
+async function sendTransfer(deps: Deps, row: PaymentRow): Promise<TransferOutcome> {
+  const provider = deps.providers.get('pix', row.environment);
+  if (row.kind === 'pix_refund') {
+    const original = row.related_payment_id
+      ? await findPaymentRow(deps.db, scopeOf(row), row.related_payment_id)
+      : undefined;
+    return outcomeOf(
+      await provider.sendRefund({
+        paymentId: row.id,
+        originalEndToEndId: original?.pix_tx_id ?? null,
+        amountMinor: row.amount_minor,
+      }),
+    );
+  }
+  const counterparty = (row.counterparty ?? {}) as { pix_key_type?: PixKeyType };
+  return outcomeOf(
+    await provider.sendPayout({
+      paymentId: row.id,
+      amountMinor: row.amount_minor,
+      pixKey: row.pix_key!,
+      pixKeyType: counterparty.pix_key_type ?? 'evp',
+      description: row.description,
+    }),
+  );
+}
+
+/** The original cash-in becomes `refunded` once completed refunds add up to all of it. */
+async function markRefundedWhenWhole(tx: Tx, row: PaymentRow, at: Date): Promise<void> {
+  if (row.kind !== 'pix_refund' || !row.related_payment_id) return;
+  const { rows } = await tx.query<{ refunded: bigint; amount: bigint; status: string }>(
+    `SELECT p.amount_minor AS amount, p.status,
+            (SELECT coalesce(sum(r.amount_minor), 0) FROM payments r
+              WHERE r.related_payment_id = p.id AND r.kind = 'pix_refund' AND r.status = 'completed')::bigint AS refunded
+       FROM payments p WHERE p.id = $1 FOR UPDATE`,
+    [row.related_payment_id],
+  );
+  const original = rows[0];
+  if (original && original.status === 'completed' && original.refunded >= original.amount) {
+    await transition(tx, scopeOf(row), row.related_payment_id, 'refunded', {}, { at });
+  }
+}
+
+export const pixRail: OutboundRail = {
+  provider: 'pix',
+  jobPrefix: 'pix',
+  paymentKinds: ['pix_cash_out', 'pix_refund'],
+  send: sendTransfer,
+  status: async (deps, row) => outcomeOf(await deps.providers.get('pix', row.environment).getStatus(row.id)),
+  settlementAccount: (row) => systemAccount.pixSettlement(row.environment),
+  afterCompleted: markRefundedWhenWhole,
+  pollDelayMs: (deps, environment) =>
+    environment === 'sandbox' ? Math.max(50, deps.config.sandboxSettleMs) : 2000,
+};
+
+/** PIX payouts and refunds: held, sent, polled, settled and reconciled by the one outbound flow. */
+export const pixTransfers = outboundFlow(pixRail);
