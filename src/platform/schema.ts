@@ -48,12 +48,6 @@ export const respond = <T extends TSchema>(data: T) => ({
   '5xx': ErrorBody,
 });
 
-/** limit/cursor of a list; bounds differ per list (spec). */
-export const PageQuery = (max = 100, fallback = 50) => ({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: max, default: fallback })),
-  cursor: Type.Optional(Uuid),
-});
-
 export const AUTH_HEADERS = ['Authorization', 'X-Workspace-Id'];
 
 /** Dates leave services as ISO strings, so a replayed (stored) response is byte-identical to the first. */

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { BALANCE_KINDS } from '../../ledger/accounts.ts';
-import { PageQuery, Timestamp, Uuid } from '../../platform/schema.ts';
+import { PageQuery } from '../../platform/pagination.ts';
+import { Timestamp, Uuid } from '../../platform/schema.ts';
 
 export const BalanceKindSchema = Type.Enum(BALANCE_KINDS, {
   description: 'available, pending, locked or trading',

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { EnvironmentName, Metadata, Nullable, PageQuery, Timestamp, Uuid } from '../../platform/schema.ts';
+import { PageQuery } from '../../platform/pagination.ts';
+import { EnvironmentName, Metadata, Nullable, Timestamp, Uuid } from '../../platform/schema.ts';
 
 /** Payment kinds of API.md. */
 export const PAYMENT_KINDS = [

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { EnvironmentName, Nullable, PageQuery, Timestamp, Uuid } from '../../platform/schema.ts';
+import { PageQuery } from '../../platform/pagination.ts';
+import { EnvironmentName, Nullable, Timestamp, Uuid } from '../../platform/schema.ts';
 import { EVENT_TYPES } from '../events/emit.ts';
 import { EventTypeName } from '../events/schemas.ts';
 

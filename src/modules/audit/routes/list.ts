@@ -1,15 +1,7 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../../platform/context.ts';
-import {
-  type App,
-  EnvParams,
-  iso,
-  Nullable,
-  PageQuery,
-  respond,
-  Timestamp,
-  Uuid,
-} from '../../../platform/schema.ts';
+import { PageQuery } from '../../../platform/pagination.ts';
+import { type App, EnvParams, iso, Nullable, respond, Timestamp, Uuid } from '../../../platform/schema.ts';
 
 const AuditEvent = Type.Object({
   id: Uuid,

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../../platform/context.ts';
-import { type App, EnvParams, PageQuery, respond } from '../../../platform/schema.ts';
+import { PageQuery } from '../../../platform/pagination.ts';
+import { type App, EnvParams, respond } from '../../../platform/schema.ts';
 import { Endpoint } from '../schemas.ts';
 import { listEndpoints } from '../service.ts';
 
