@@ -9,7 +9,7 @@ import { openPglite } from '../../src/db/pglite.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import type { Database } from '../../src/db/types.ts';
 import { createDeps } from '../../src/deps.ts';
-import { emitEvent } from '../../src/modules/events/emit.ts';
+import { emitEvent } from '../../src/platform/outbox.ts';
 import { WebhookDispatcher, webhookDispatchTask } from '../../src/modules/webhooks/dispatcher.ts';
 import { newWebhookSecret } from '../../src/modules/webhooks/service.ts';
 import type { Deps } from '../../src/platform/context.ts';

@@ -16,9 +16,14 @@ import { type AccountRef, partyAccount, systemAccount } from '../ledger/accounts
 import type { Currency } from '../ledger/currency.ts';
 import { postDistribution } from '../ledger/distribution.ts';
 import { moveKind } from '../ledger/ledger.ts';
-import { findPaymentRow, type PaymentDetails, type PaymentRow } from '../modules/payments/repo.ts';
 import type { PaymentKind } from '../modules/payments/schemas.ts';
-import { lockPayment, transition } from '../modules/payments/service.ts';
+import {
+  findPayment,
+  lockPayment,
+  type PaymentDetails,
+  type PaymentRow,
+  transition,
+} from '../modules/payments/service.ts';
 import type { Deps } from '../platform/context.ts';
 import type { Environment } from '../platform/environment.ts';
 import { defineJob, enqueueJob, type JobKind, type JobOutcome } from '../platform/jobs.ts';
@@ -92,7 +97,7 @@ export function outboundFlow(rail: OutboundRail): OutboundFlow {
   const later = (deps: Deps, ms: number) => new Date(deps.clock.now().getTime() + ms);
 
   async function send(deps: Deps, job: TransferJob): Promise<JobOutcome> {
-    const row = await findPaymentRow(deps.db, scopeOf(job), job.paymentId);
+    const row = await findPayment(deps.db, scopeOf(job), job.paymentId);
     if (!row || !OPEN.has(row.status) || !kinds.has(row.kind)) return { done: true };
     if (!deps.providers.has(rail.provider, job.environment)) {
       return { done: false, retryAt: later(deps, 60_000), reason: `no ${rail.provider} provider` };
@@ -104,7 +109,7 @@ export function outboundFlow(rail: OutboundRail): OutboundFlow {
   }
 
   async function poll(deps: Deps, job: TransferJob): Promise<JobOutcome> {
-    const row = await findPaymentRow(deps.db, scopeOf(job), job.paymentId);
+    const row = await findPayment(deps.db, scopeOf(job), job.paymentId);
     if (!row || !OPEN.has(row.status)) return { done: true };
     const result = deps.providers.has(rail.provider, job.environment)
       ? await rail.status(deps, row)
@@ -198,7 +203,7 @@ export function outboundFlow(rail: OutboundRail): OutboundFlow {
     for (const candidate of rows) {
       const job = jobOf(candidate);
       if (!deps.providers.has(rail.provider, candidate.environment)) continue;
-      const row = await findPaymentRow(deps.db, scopeOf(job), job.paymentId);
+      const row = await findPayment(deps.db, scopeOf(job), job.paymentId);
       if (!row) continue;
       const result = await rail.status(deps, row);
       if (result.status === 'unknown') {

@@ -9,7 +9,7 @@
  * Needs two connections: runs on PostgreSQL (TEST_DATABASE_URL).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { emitEvent } from '../../src/modules/events/emit.ts';
+import { emitEvent } from '../../src/platform/outbox.ts';
 import { onRealPostgres } from '../support/database.ts';
 import {
   deliveries,

@@ -92,7 +92,7 @@ describe('crash safety', () => {
 
   it('no event without its change: a rolled-back transaction leaves neither event nor delivery', async () => {
     const endpoint = await receiverEndpoint(world, '/rollback', ['kyc.updated']);
-    const { emitEvent } = await import('../../src/modules/events/emit.ts');
+    const { emitEvent } = await import('../../src/platform/outbox.ts');
     await expect(
       world.ctx.db.transaction(async (tx) => {
         await emitEvent(tx, {

@@ -1,6 +1,6 @@
-import { type EventType, emitEvent } from '../../src/modules/events/emit.ts';
 import { type DispatcherOptions, WebhookDispatcher } from '../../src/modules/webhooks/dispatcher.ts';
 import type { Environment } from '../../src/platform/context.ts';
+import { type EventType, emitEvent } from '../../src/platform/outbox.ts';
 import { startTestApp, type TestContext } from '../support/app.ts';
 import { client, createApiKey, type Owner, signupOwner } from '../support/fixtures.ts';
 import { WebhookReceiver } from '../support/webhook-receiver.ts';

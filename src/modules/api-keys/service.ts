@@ -1,12 +1,14 @@
-import type { Tx } from '../../db/types.ts';
-import { actorOf, recordAudit } from '../../platform/audit.ts';
+import type { Queryable, Tx } from '../../db/types.ts';
+import { actorOf, auditAction } from '../../platform/audit.ts';
 import { type ApiKeyRow, apiKeyView, revokeKey } from '../../platform/auth/api-key-store.ts';
 import { newApiKeySecret } from '../../platform/auth/credentials.ts';
-import type { Caller, Deps } from '../../platform/context.ts';
 import { notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import { type PageRequest, pageById } from '../../platform/pagination.ts';
+import type { Ctx } from '../../platform/request-context.ts';
 import { iso } from '../../platform/schema.ts';
 import { sha256 } from '../../platform/secrets.ts';
+import { owningParty } from '../parties/service.ts';
 
 const COLUMNS =
   'id, workspace_id, environment, name, party_id, last4, created_at, last_used_at, revoked_at, revoked_reason';
@@ -21,19 +23,9 @@ const wireKey = (row: ApiKeyRow) => {
   };
 };
 
-export async function createApiKey(
-  tx: Tx,
-  caller: Caller,
-  input: { name: string; party_id?: string },
-  ip: string,
-) {
-  if (input.party_id) {
-    const { rows } = await tx.query('SELECT 1 FROM parties WHERE workspace_id = $1 AND id = $2', [
-      caller.workspaceId,
-      input.party_id,
-    ]);
-    if (rows.length === 0) throw notFound('Party');
-  }
+export async function createApiKey(tx: Tx, ctx: Ctx, input: { name: string; party_id?: string }) {
+  const { caller } = ctx;
+  const partyId = input.party_id === undefined ? null : await owningParty(tx, caller, input.party_id);
   const secret = newApiKeySecret(caller.environment);
   const { rows } = await tx.query<ApiKeyRow>(
     `INSERT INTO api_keys (id, workspace_id, environment, name, party_id, key_hash, last4, created_by)
@@ -43,35 +35,29 @@ export async function createApiKey(
       caller.workspaceId,
       caller.environment,
       input.name,
-      input.party_id ?? null,
+      partyId,
       sha256(secret),
       secret.slice(-4),
       caller.userId ?? null,
     ],
   );
   const key = rows[0]!;
-  await recordAudit(tx, {
-    workspaceId: caller.workspaceId,
-    environment: caller.environment,
-    ...actorOf(caller),
-    action: 'api_key.created',
-    targetType: 'api_key',
-    targetId: key.id,
-    ip,
-  });
+  await auditAction(tx, ctx, 'api_key.created', { type: 'api_key', id: key.id });
   return { ...wireKey(key), secret };
 }
 
-export async function listApiKeys(deps: Deps, caller: Caller, page: { limit: number; cursor?: string }) {
-  const { rows } = await deps.db.query<ApiKeyRow>(
-    `SELECT ${COLUMNS} FROM api_keys WHERE workspace_id = $1 AND environment = $2 AND ($3::uuid IS NULL OR id < $3)
-      ORDER BY id DESC LIMIT $4`,
-    [caller.workspaceId, caller.environment, page.cursor ?? null, page.limit],
+export async function listApiKeys(q: Queryable, ctx: Ctx, page: PageRequest) {
+  const params: unknown[] = [ctx.caller.workspaceId, ctx.caller.environment];
+  const { rows } = await q.query<ApiKeyRow>(
+    `SELECT ${COLUMNS} FROM api_keys WHERE workspace_id = $1 AND environment = $2 ${pageById(params, page)}`,
+    params,
   );
   return rows.map(wireKey);
 }
 
-export async function revokeApiKey(tx: Tx, caller: Caller, id: string, ip: string) {
+export async function revokeApiKey(tx: Tx, ctx: Ctx, input: { id: string }) {
+  const { caller, ip } = ctx;
+  const { id } = input;
   const { rows } = await tx.query<ApiKeyRow>(
     `SELECT ${COLUMNS} FROM api_keys WHERE id = $1 AND workspace_id = $2 AND environment = $3`,
     [id, caller.workspaceId, caller.environment],

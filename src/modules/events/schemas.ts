@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
+import { EVENT_TYPES } from '../../platform/outbox.ts';
 import { PageQuery } from '../../platform/pagination.ts';
 import { EnvironmentName, Timestamp, Uuid } from '../../platform/schema.ts';
-import { EVENT_TYPES } from './emit.ts';
 
 export const EventTypeName = Type.Enum(EVENT_TYPES, { description: 'An event type' });
 

@@ -6,8 +6,8 @@ import { AppError } from '../../platform/errors.ts';
 import { iso } from '../../platform/schema.ts';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../platform/secrets.ts';
 import { newTotpSecret, totpUri, totpValid } from '../../platform/totp.ts';
-import { addMember, insertWorkspace } from '../workspace/repo.ts';
 import { workspaceView } from '../workspace/schemas.ts';
+import { createWorkspace } from '../workspace/service.ts';
 import * as repo from './repo.ts';
 
 const userView = (user: repo.UserRow) => ({
@@ -29,8 +29,10 @@ export async function signup(deps: Deps, input: { email: string; password: strin
   return deps.db.transaction(async (tx) => {
     const user = await repo.insertUser(tx, email, passwordHash);
     if (!user) throw new AppError('conflict', 'An account with this e-mail already exists; log in instead.');
-    const workspace = await insertWorkspace(tx, { displayName: input.workspace_name.trim() });
-    await addMember(tx, workspace.id, user.id);
+    const workspace = await createWorkspace(tx, {
+      displayName: input.workspace_name.trim(),
+      ownerId: user.id,
+    });
     await repo.insertSession(tx, user.id, token, expiresAt);
     await recordAudit(tx, {
       workspaceId: workspace.id,

@@ -1,5 +1,6 @@
 import type { Queryable, Tx } from '../../db/types.ts';
 import type { Environment } from '../../platform/context.ts';
+import { pageById } from '../../platform/pagination.ts';
 import type { PaymentKind, PaymentStatus } from './schemas.ts';
 
 /** Optional columns of a payment, named as on the wire (and in the table). */
@@ -174,20 +175,18 @@ export interface PaymentListFilter {
 
 /** Newest first: ids are UUIDv7, so id order is creation order. */
 export async function listPaymentRows(q: Queryable, filter: PaymentListFilter): Promise<PaymentRow[]> {
+  const params: unknown[] = [
+    filter.workspaceId,
+    filter.environment,
+    filter.partyId,
+    filter.status ?? null,
+    filter.kind ?? null,
+  ];
   const { rows } = await q.query<PaymentRow>(
     `SELECT * FROM payments
       WHERE workspace_id = $1 AND environment = $2 AND ($3::uuid IS NULL OR party_id = $3)
-        AND ($4::text IS NULL OR status = $4) AND ($5::text IS NULL OR kind = $5) AND ($6::uuid IS NULL OR id < $6)
-      ORDER BY id DESC LIMIT $7`,
-    [
-      filter.workspaceId,
-      filter.environment,
-      filter.partyId,
-      filter.status ?? null,
-      filter.kind ?? null,
-      filter.cursor ?? null,
-      filter.limit,
-    ],
+        AND ($4::text IS NULL OR status = $4) AND ($5::text IS NULL OR kind = $5) ${pageById(params, filter)}`,
+    params,
   );
   return rows;
 }

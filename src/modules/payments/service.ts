@@ -21,9 +21,9 @@ import { type Currency, formatAmount } from '../../ledger/currency.ts';
 import type { Caller, Environment } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import { emitEvent } from '../../platform/outbox.ts';
 import type { Ctx } from '../../platform/request-context.ts';
 import { iso } from '../../platform/schema.ts';
-import { emitEvent } from '../events/emit.ts';
 import { partyFilter } from '../parties/service.ts';
 import {
   findPaymentRow,
@@ -178,6 +178,11 @@ export async function transition(
   const current = await findPaymentRow(tx, scope, id);
   if (!current) throw notFound('Payment');
   throw new AppError('invalid_state', `A ${current.status} payment cannot become ${to}.`);
+}
+
+/** A payment of the scope as stored (undefined when the scope has none), for the flows that move it. */
+export function findPayment(q: Queryable, scope: PaymentScope, id: string): Promise<PaymentRow | undefined> {
+  return findPaymentRow(q, scope, id);
 }
 
 /** A payment of the scope, locked until the transaction ends (to settle it, for instance). */

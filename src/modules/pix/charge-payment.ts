@@ -7,8 +7,7 @@ import type { Deps, Environment } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { endToEndId } from '../../providers/pix/end-to-end-id.ts';
 import { SANDBOX_ISPB } from '../../providers/pix/sandbox.ts';
-import type { PaymentScope } from '../payments/repo.ts';
-import { lockPayment, transition } from '../payments/service.ts';
+import { lockPayment, type PaymentScope, transition } from '../payments/service.ts';
 
 /** A buyer pays a cash-in charge: net amount to the party, fee to fee revenue, completed. */
 export async function payCharge(tx: Tx, deps: Deps, scope: PaymentScope, id: string) {

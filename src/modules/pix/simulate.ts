@@ -9,8 +9,7 @@ import { newId } from '../../platform/ids.ts';
 import type { Ctx } from '../../platform/request-context.ts';
 import { MAX_BR_CODE_AMOUNT_MINOR } from '../../providers/pix/brcode.ts';
 import { owningParty } from '../parties/service.ts';
-import { findPaymentRow } from '../payments/repo.ts';
-import { createPayment, getPayment, lockPayment, transition } from '../payments/service.ts';
+import { createPayment, findPayment, getPayment, lockPayment, transition } from '../payments/service.ts';
 import { payCharge } from './charge-payment.ts';
 import { pixTransfers } from './transfers.ts';
 
@@ -41,7 +40,7 @@ export async function simulateOutcome(
   const { deps, caller } = ctx;
   const { id, outcome, reason } = input;
   const scope = sandboxScope(caller);
-  const row = await findPaymentRow(deps.db, scope, id);
+  const row = await findPayment(deps.db, scope, id);
   if (!row) throw notFound('Payment');
   if (row.kind === 'pix_cash_in') {
     if (outcome === 'completed') return simulatePay(ctx, { id }, write);

@@ -5,8 +5,7 @@ import { systemAccount } from '../../ledger/accounts.ts';
 import type { Deps } from '../../platform/context.ts';
 import type { PixKeyType } from '../../providers/pix/keys.ts';
 import type { ProviderTransfer } from '../../providers/pix/provider.ts';
-import { findPaymentRow, type PaymentRow, type PaymentScope } from '../payments/repo.ts';
-import { transition } from '../payments/service.ts';
+import { findPayment, type PaymentRow, type PaymentScope, transition } from '../payments/service.ts';
 
 const outcomeOf = (result: ProviderTransfer): TransferOutcome => ({
   status: result.status,
@@ -24,7 +23,7 @@ async function sendTransfer(deps: Deps, row: PaymentRow): Promise<TransferOutcom
   const provider = deps.providers.get('pix', row.environment);
   if (row.kind === 'pix_refund') {
     const original = row.related_payment_id
-      ? await findPaymentRow(deps.db, scopeOf(row), row.related_payment_id)
+      ? await findPayment(deps.db, scopeOf(row), row.related_payment_id)
       : undefined;
     return outcomeOf(
       await provider.sendRefund({

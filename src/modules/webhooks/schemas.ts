@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
+import { EVENT_TYPES } from '../../platform/outbox.ts';
 import { PageQuery } from '../../platform/pagination.ts';
 import { EnvironmentName, Nullable, Timestamp, Uuid } from '../../platform/schema.ts';
-import { EVENT_TYPES } from '../events/emit.ts';
 import { EventTypeName } from '../events/schemas.ts';
 
 const Subscription = Type.Enum([...EVENT_TYPES, '*']);

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Queryable, Tx } from '../../db/types.ts';
-import { actorOf, recordAudit } from '../../platform/audit.ts';
+import { auditAction } from '../../platform/audit.ts';
 import type { Caller, Deps } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import { type PageRequest, pageById } from '../../platform/pagination.ts';
+import type { Ctx } from '../../platform/request-context.ts';
 import { iso } from '../../platform/schema.ts';
 import {
   DELIVERY_COLUMNS,
@@ -31,25 +33,15 @@ const endpointUrl = (deps: Deps, caller: Caller, raw: string) =>
     privateAllowed(caller.environment, deps.config.webhookAllowPrivate),
   );
 
-async function audit(tx: Tx, caller: Caller, action: string, endpointId: string, ip: string) {
-  await recordAudit(tx, {
-    workspaceId: caller.workspaceId,
-    environment: caller.environment,
-    ...actorOf(caller),
-    action,
-    targetType: 'webhook_endpoint',
-    targetId: endpointId,
-    ip,
-  });
-}
+const audit = (tx: Tx, ctx: Ctx, action: string, endpointId: string) =>
+  auditAction(tx, ctx, action, { type: 'webhook_endpoint', id: endpointId });
 
 export async function createEndpoint(
-  deps: Deps,
   tx: Tx,
-  caller: Caller,
+  ctx: Ctx,
   input: { url: string; event_types?: string[]; description?: string },
-  ip: string,
 ) {
+  const { deps, caller } = ctx;
   const url = endpointUrl(deps, caller, input.url);
   const secret = newWebhookSecret();
   const now = deps.clock.now();
@@ -69,39 +61,39 @@ export async function createEndpoint(
     ],
   );
   const endpoint = rows[0]!;
-  await audit(tx, caller, 'webhook_endpoint.created', endpoint.id, ip);
+  await audit(tx, ctx, 'webhook_endpoint.created', endpoint.id);
   return { ...endpointView(endpoint), secret };
 }
 
-export async function listEndpoints(deps: Deps, caller: Caller, page: { limit: number; cursor?: string }) {
-  const { rows } = await deps.db.query<EndpointRow>(
+export async function listEndpoints(q: Queryable, ctx: Ctx, page: PageRequest) {
+  const params: unknown[] = [ctx.caller.workspaceId, ctx.caller.environment];
+  const { rows } = await q.query<EndpointRow>(
     `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints
-      WHERE workspace_id = $1 AND environment = $2 AND deleted_at IS NULL AND ($3::uuid IS NULL OR id < $3)
-      ORDER BY id DESC LIMIT $4`,
-    [caller.workspaceId, caller.environment, page.cursor ?? null, page.limit],
+      WHERE workspace_id = $1 AND environment = $2 AND deleted_at IS NULL ${pageById(params, page)}`,
+    params,
   );
   return rows.map(endpointView);
 }
 
-export async function getEndpoint(deps: Deps, caller: Caller, id: string) {
-  const endpoint = await findEndpoint(deps.db, caller, id);
+export async function getEndpoint(q: Queryable, ctx: Ctx, input: { id: string }) {
+  const endpoint = await findEndpoint(q, ctx.caller, input.id);
   if (!endpoint) throw notFound('Webhook endpoint');
   return endpointView(endpoint);
 }
 
 export async function updateEndpoint(
-  deps: Deps,
   tx: Tx,
-  caller: Caller,
-  id: string,
+  ctx: Ctx,
   input: {
+    id: string;
     url?: string;
     event_types?: string[];
     description?: string | null;
     status?: 'enabled' | 'disabled';
   },
-  ip: string,
 ) {
+  const { deps, caller } = ctx;
+  const { id } = input;
   const endpoint = await findEndpoint(tx, caller, id, true);
   if (!endpoint) throw notFound('Webhook endpoint');
   const now = deps.clock.now();
@@ -125,12 +117,14 @@ export async function updateEndpoint(
       enabling,
     ],
   );
-  await audit(tx, caller, 'webhook_endpoint.updated', id, ip);
+  await audit(tx, ctx, 'webhook_endpoint.updated', id);
   return endpointView(rows[0]!);
 }
 
 /** Deletes an endpoint (kept, hidden, so its deliveries stay in the log); what it had pending fails. */
-export async function deleteEndpoint(deps: Deps, tx: Tx, caller: Caller, id: string, ip: string) {
+export async function deleteEndpoint(tx: Tx, ctx: Ctx, input: { id: string }) {
+  const { deps, caller } = ctx;
+  const { id } = input;
   const endpoint = await findEndpoint(tx, caller, id, true);
   if (!endpoint) throw notFound('Webhook endpoint');
   const now = deps.clock.now();
@@ -140,12 +134,14 @@ export async function deleteEndpoint(deps: Deps, tx: Tx, caller: Caller, id: str
     [caller.workspaceId, id, now],
   );
   await failPendingDeliveries(tx, caller.workspaceId, id, 'endpoint deleted', now);
-  await audit(tx, caller, 'webhook_endpoint.deleted', id, ip);
+  await audit(tx, ctx, 'webhook_endpoint.deleted', id);
   return { id, deleted: true as const };
 }
 
 /** A new secret; the old one keeps signing beside it for 24 h (a second rotation drops the oldest at once). */
-export async function rotateSecret(deps: Deps, tx: Tx, caller: Caller, id: string, ip: string) {
+export async function rotateSecret(tx: Tx, ctx: Ctx, input: { id: string }) {
+  const { deps, caller } = ctx;
+  const { id } = input;
   const endpoint = await findEndpoint(tx, caller, id, true);
   if (!endpoint) throw notFound('Webhook endpoint');
   const secret = newWebhookSecret();
@@ -156,30 +152,28 @@ export async function rotateSecret(deps: Deps, tx: Tx, caller: Caller, id: strin
       WHERE workspace_id = $1 AND id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
     [caller.workspaceId, id, new Date(now.getTime() + ROTATION_OVERLAP_MS), deps.sealer.seal(secret), now],
   );
-  await audit(tx, caller, 'webhook_endpoint.secret_rotated', id, ip);
+  await audit(tx, ctx, 'webhook_endpoint.secret_rotated', id);
   return { ...endpointView(rows[0]!), secret };
 }
 
 export async function listDeliveries(
-  deps: Deps,
-  caller: Caller,
-  query: { limit: number; cursor?: string; status?: string; event_type?: string; endpoint_id?: string },
+  q: Queryable,
+  ctx: Ctx,
+  query: PageRequest & { status?: string; event_type?: string; endpoint_id?: string },
 ) {
-  const { rows } = await deps.db.query<DeliveryRow>(
+  const params: unknown[] = [
+    ctx.caller.workspaceId,
+    ctx.caller.environment,
+    query.status ?? null,
+    query.event_type ?? null,
+    query.endpoint_id ?? null,
+  ];
+  const { rows } = await q.query<DeliveryRow>(
     `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
-      WHERE workspace_id = $1 AND environment = $2 AND ($3::uuid IS NULL OR id < $3)
-        AND ($4::text IS NULL OR status = $4) AND ($5::text IS NULL OR event_type = $5)
-        AND ($6::uuid IS NULL OR endpoint_id = $6)
-      ORDER BY id DESC LIMIT $7`,
-    [
-      caller.workspaceId,
-      caller.environment,
-      query.cursor ?? null,
-      query.status ?? null,
-      query.event_type ?? null,
-      query.endpoint_id ?? null,
-      query.limit,
-    ],
+      WHERE workspace_id = $1 AND environment = $2
+        AND ($3::text IS NULL OR status = $3) AND ($4::text IS NULL OR event_type = $4)
+        AND ($5::uuid IS NULL OR endpoint_id = $5) ${pageById(params, query)}`,
+    params,
   );
   return rows.map(deliveryView);
 }
@@ -193,9 +187,11 @@ async function findDelivery(q: Queryable, caller: Caller, id: string) {
   return rows[0];
 }
 
-export async function getDelivery(deps: Deps, caller: Caller, id: string) {
-  const delivery = await findDelivery(deps.db, caller, id);
-  const { rows } = await deps.db.query<{
+export async function getDelivery(q: Queryable, ctx: Ctx, input: { id: string }) {
+  const { caller } = ctx;
+  const { id } = input;
+  const delivery = await findDelivery(q, caller, id);
+  const { rows } = await q.query<{
     attempt: number;
     url: string;
     started_at: Date;
@@ -217,7 +213,9 @@ export async function getDelivery(deps: Deps, caller: Caller, id: string) {
  * Queues one more attempt at once, whatever the delivery's status (a delivered one is sent again,
  * with the same webhook-id). Past the schedule's eight attempts a failure makes it failed again.
  */
-export async function retryDelivery(deps: Deps, tx: Tx, caller: Caller, id: string) {
+export async function retryDelivery(tx: Tx, ctx: Ctx, input: { id: string }) {
+  const { deps, caller } = ctx;
+  const { id } = input;
   const delivery = await findDelivery(tx, caller, id);
   const { rows: endpoints } = await tx.query<{ status: string; deleted_at: Date | null; url: string }>(
     'SELECT status, deleted_at, url FROM webhook_endpoints WHERE workspace_id = $1 AND id = $2',

@@ -1,7 +1,7 @@
 import type { Queryable, Tx } from '../../db/types.ts';
-import { emitEvent } from '../../modules/events/emit.ts';
 import { type AuditEntry, recordAudit } from '../audit.ts';
 import type { Environment } from '../context.ts';
+import { emitEvent } from '../outbox.ts';
 
 export interface ApiKeyRow {
   id: string;

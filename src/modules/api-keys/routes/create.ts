@@ -1,9 +1,10 @@
 import type { Deps } from '../../../platform/context.ts';
+import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
 import { CreateApiKeyBody, CreatedApiKey } from '../schemas.ts';
 import { createApiKey } from '../service.ts';
 
-export default function route(app: App, _deps: Deps) {
+export default function route(app: App, deps: Deps) {
   app.post(
     '/v1/:env/api-keys',
     {
@@ -17,7 +18,7 @@ export default function route(app: App, _deps: Deps) {
       },
     },
     async (request) => ({
-      data: await request.write((tx) => createApiKey(tx, request.caller!, request.body, request.ip)),
+      data: await request.write((tx) => createApiKey(tx, contextOf(deps, request), request.body)),
     }),
   );
 }

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../../platform/context.ts';
 import { PageQuery } from '../../../platform/pagination.ts';
+import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
 import { ApiKey } from '../schemas.ts';
 import { listApiKeys } from '../service.ts';
@@ -19,10 +20,7 @@ export default function route(app: App, deps: Deps) {
       },
     },
     async (request) => ({
-      data: await listApiKeys(deps, request.caller!, {
-        limit: request.query.limit ?? 50,
-        cursor: request.query.cursor,
-      }),
+      data: await listApiKeys(deps.db, contextOf(deps, request), request.query),
     }),
   );
 }

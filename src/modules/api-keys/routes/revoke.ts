@@ -1,4 +1,5 @@
 import type { Deps } from '../../../platform/context.ts';
+import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvIdParams, respond } from '../../../platform/schema.ts';
 import { ApiKey } from '../schemas.ts';
 import { revokeApiKey } from '../service.ts';
@@ -16,9 +17,7 @@ export default function route(app: App, deps: Deps) {
       },
     },
     async (request) => ({
-      data: await deps.db.transaction((tx) =>
-        revokeApiKey(tx, request.caller!, request.params.id, request.ip),
-      ),
+      data: await deps.db.transaction((tx) => revokeApiKey(tx, contextOf(deps, request), request.params)),
     }),
   );
 }

@@ -1,7 +1,9 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../../platform/context.ts';
 import { PageQuery } from '../../../platform/pagination.ts';
-import { type App, EnvParams, iso, Nullable, respond, Timestamp, Uuid } from '../../../platform/schema.ts';
+import { contextOf } from '../../../platform/request-context.ts';
+import { type App, EnvParams, Nullable, respond, Timestamp, Uuid } from '../../../platform/schema.ts';
+import { listAuditEvents } from '../service.ts';
 
 const AuditEvent = Type.Object({
   id: Uuid,
@@ -31,19 +33,6 @@ export default function route(app: App, deps: Deps) {
         response: respond(Type.Array(AuditEvent)),
       },
     },
-    async (request) => {
-      const { rows } = await deps.db.query<{ created_at: Date }>(
-        `SELECT id, workspace_id, environment, actor_type, actor_id, action, target_type, target_id, ip, request_id, metadata, created_at
-           FROM audit_events WHERE workspace_id = $1 AND (environment = $4 OR environment IS NULL)
-            AND ($2::uuid IS NULL OR id < $2) ORDER BY id DESC LIMIT $3`,
-        [
-          request.caller!.workspaceId,
-          request.query.cursor ?? null,
-          request.query.limit ?? 50,
-          request.caller!.environment,
-        ],
-      );
-      return { data: rows.map((row) => ({ ...row, created_at: iso(row.created_at) })) as never };
-    },
+    async (request) => ({ data: await listAuditEvents(deps.db, contextOf(deps, request), request.query) }),
   );
 }

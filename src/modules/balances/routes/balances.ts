@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../../platform/context.ts';
+import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
 import { Balance, BalanceQuery } from '../schemas.ts';
 import { listBalances } from '../service.ts';
@@ -22,7 +23,7 @@ export default function route(app: App, deps: Deps) {
           response: respond(Type.Array(Balance)),
         },
       },
-      async (request) => ({ data: await listBalances(deps.db, request.caller!, request.query) }),
+      async (request) => ({ data: await listBalances(deps.db, contextOf(deps, request), request.query) }),
     );
   }
 }

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../../platform/context.ts';
+import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
 import { StatementLine, StatementQuery } from '../schemas.ts';
 import { statement } from '../service.ts';
@@ -18,6 +19,6 @@ export default function route(app: App, deps: Deps) {
         response: respond(Type.Array(StatementLine)),
       },
     },
-    async (request) => ({ data: await statement(deps.db, request.caller!, request.query) }),
+    async (request) => ({ data: await statement(deps.db, contextOf(deps, request), request.query) }),
   );
 }

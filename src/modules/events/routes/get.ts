@@ -1,4 +1,5 @@
 import type { Deps } from '../../../platform/context.ts';
+import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvIdParams, respond } from '../../../platform/schema.ts';
 import { Event } from '../schemas.ts';
 import { getEvent } from '../service.ts';
@@ -15,6 +16,6 @@ export default function route(app: App, deps: Deps) {
         response: respond(Event),
       },
     },
-    async (request) => ({ data: await getEvent(deps, request.caller!, request.params.id) }),
+    async (request) => ({ data: await getEvent(deps.db, contextOf(deps, request), request.params) }),
   );
 }

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../../platform/context.ts';
+import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
 import { Event, EventQuery } from '../schemas.ts';
 import { listEvents } from '../service.ts';
@@ -18,7 +19,7 @@ export default function route(app: App, deps: Deps) {
       },
     },
     async (request) => ({
-      data: await listEvents(deps, request.caller!, { ...request.query, limit: request.query.limit ?? 50 }),
+      data: await listEvents(deps.db, contextOf(deps, request), request.query),
     }),
   );
 }

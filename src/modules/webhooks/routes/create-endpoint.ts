@@ -1,4 +1,5 @@
 import type { Deps } from '../../../platform/context.ts';
+import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
 import { CreateEndpointBody, EndpointWithSecret } from '../schemas.ts';
 import { createEndpoint } from '../service.ts';
@@ -17,7 +18,7 @@ export default function route(app: App, deps: Deps) {
       },
     },
     async (request) => ({
-      data: await request.write((tx) => createEndpoint(deps, tx, request.caller!, request.body, request.ip)),
+      data: await request.write((tx) => createEndpoint(tx, contextOf(deps, request), request.body)),
     }),
   );
 }

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../../platform/context.ts';
+import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvIdParams, respond, Uuid } from '../../../platform/schema.ts';
 import { deleteEndpoint } from '../service.ts';
 
@@ -16,9 +17,7 @@ export default function route(app: App, deps: Deps) {
       },
     },
     async (request) => ({
-      data: await request.write((tx) =>
-        deleteEndpoint(deps, tx, request.caller!, request.params.id, request.ip),
-      ),
+      data: await request.write((tx) => deleteEndpoint(tx, contextOf(deps, request), request.params)),
     }),
   );
 }

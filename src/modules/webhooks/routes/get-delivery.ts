@@ -1,4 +1,5 @@
 import type { Deps } from '../../../platform/context.ts';
+import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvIdParams, respond } from '../../../platform/schema.ts';
 import { DeliveryWithAttempts } from '../schemas.ts';
 import { getDelivery } from '../service.ts';
@@ -15,6 +16,6 @@ export default function route(app: App, deps: Deps) {
         response: respond(DeliveryWithAttempts),
       },
     },
-    async (request) => ({ data: await getDelivery(deps, request.caller!, request.params.id) }),
+    async (request) => ({ data: await getDelivery(deps.db, contextOf(deps, request), request.params) }),
   );
 }

@@ -1,4 +1,5 @@
 import type { Deps } from '../../../platform/context.ts';
+import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvIdParams, respond } from '../../../platform/schema.ts';
 import { Endpoint } from '../schemas.ts';
 import { getEndpoint } from '../service.ts';
@@ -15,6 +16,6 @@ export default function route(app: App, deps: Deps) {
         response: respond(Endpoint),
       },
     },
-    async (request) => ({ data: await getEndpoint(deps, request.caller!, request.params.id) }),
+    async (request) => ({ data: await getEndpoint(deps.db, contextOf(deps, request), request.params) }),
   );
 }

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../../platform/context.ts';
+import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
 import { Delivery, DeliveryQuery } from '../schemas.ts';
 import { listDeliveries } from '../service.ts';
@@ -18,10 +19,7 @@ export default function route(app: App, deps: Deps) {
       },
     },
     async (request) => ({
-      data: await listDeliveries(deps, request.caller!, {
-        ...request.query,
-        limit: request.query.limit ?? 50,
-      }),
+      data: await listDeliveries(deps.db, contextOf(deps, request), request.query),
     }),
   );
 }

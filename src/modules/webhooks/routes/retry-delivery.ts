@@ -1,4 +1,5 @@
 import type { Deps } from '../../../platform/context.ts';
+import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvIdParams, respond } from '../../../platform/schema.ts';
 import { Delivery } from '../schemas.ts';
 import { retryDelivery } from '../service.ts';
@@ -17,7 +18,7 @@ export default function route(app: App, deps: Deps) {
       },
     },
     async (request) => ({
-      data: await request.write((tx) => retryDelivery(deps, tx, request.caller!, request.params.id)),
+      data: await request.write((tx) => retryDelivery(tx, contextOf(deps, request), request.params)),
     }),
   );
 }

@@ -1,4 +1,5 @@
 import type { Deps } from '../../../platform/context.ts';
+import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvIdParams, respond } from '../../../platform/schema.ts';
 import { EndpointWithSecret } from '../schemas.ts';
 import { rotateSecret } from '../service.ts';
@@ -16,9 +17,7 @@ export default function route(app: App, deps: Deps) {
       },
     },
     async (request) => ({
-      data: await request.write((tx) =>
-        rotateSecret(deps, tx, request.caller!, request.params.id, request.ip),
-      ),
+      data: await request.write((tx) => rotateSecret(tx, contextOf(deps, request), request.params)),
     }),
   );
 }

@@ -1,4 +1,5 @@
 import type { Deps } from '../../../platform/context.ts';
+import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvIdParams, respond } from '../../../platform/schema.ts';
 import { Endpoint, UpdateEndpointBody } from '../schemas.ts';
 import { updateEndpoint } from '../service.ts';
@@ -20,7 +21,7 @@ export default function route(app: App, deps: Deps) {
     },
     async (request) => ({
       data: await request.write((tx) =>
-        updateEndpoint(deps, tx, request.caller!, request.params.id, request.body, request.ip),
+        updateEndpoint(tx, contextOf(deps, request), { ...request.body, id: request.params.id }),
       ),
     }),
   );

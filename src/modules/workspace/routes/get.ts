@@ -1,8 +1,8 @@
 import type { Deps } from '../../../platform/context.ts';
-import { notFound } from '../../../platform/errors.ts';
+import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
-import { findWorkspace } from '../repo.ts';
-import { Workspace, workspaceView } from '../schemas.ts';
+import { Workspace } from '../schemas.ts';
+import { getWorkspace } from '../service.ts';
 
 export default function route(app: App, deps: Deps) {
   app.get(
@@ -11,10 +11,6 @@ export default function route(app: App, deps: Deps) {
       config: { auth: 'session' },
       schema: { tags: ['owner'], summary: 'The workspace', params: EnvParams, response: respond(Workspace) },
     },
-    async (request) => {
-      const workspace = await findWorkspace(deps.db, request.caller!.workspaceId);
-      if (!workspace) throw notFound('Workspace');
-      return { data: workspaceView(workspace) };
-    },
+    async (request) => ({ data: await getWorkspace(deps.db, contextOf(deps, request)) }),
   );
 }

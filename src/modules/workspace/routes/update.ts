@@ -1,12 +1,11 @@
 import { Type } from 'typebox';
-import { actorOf, recordAudit } from '../../../platform/audit.ts';
 import type { Deps } from '../../../platform/context.ts';
-import { notFound } from '../../../platform/errors.ts';
+import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
-import { updateWorkspace } from '../repo.ts';
-import { Workspace, workspaceView } from '../schemas.ts';
+import { Workspace } from '../schemas.ts';
+import { updateWorkspaceSettings } from '../service.ts';
 
-export default function route(app: App, _deps: Deps) {
+export default function route(app: App, deps: Deps) {
   app.patch(
     '/v1/:env/workspace',
     {
@@ -22,24 +21,8 @@ export default function route(app: App, _deps: Deps) {
         response: respond(Workspace),
       },
     },
-    async (request) => {
-      const caller = request.caller!;
-      const data = await request.write(async (tx) => {
-        const workspace = await updateWorkspace(tx, caller.workspaceId, request.body);
-        if (!workspace) throw notFound('Workspace');
-        await recordAudit(tx, {
-          workspaceId: caller.workspaceId,
-          environment: caller.environment,
-          ...actorOf(caller),
-          action: 'workspace.updated',
-          targetType: 'workspace',
-          targetId: caller.workspaceId,
-          ip: request.ip,
-          metadata: { changes: request.body },
-        });
-        return workspaceView(workspace);
-      });
-      return { data };
-    },
+    async (request) => ({
+      data: await request.write((tx) => updateWorkspaceSettings(tx, contextOf(deps, request), request.body)),
+    }),
   );
 }

@@ -1,6 +1,6 @@
-import type { Tx } from '../../db/types.ts';
-import type { Environment } from '../../platform/context.ts';
-import { newId } from '../../platform/ids.ts';
+import type { Tx } from '../db/types.ts';
+import type { Environment } from './environment.ts';
+import { newId } from './ids.ts';
 
 export const EVENT_TYPES = [
   'payment.created',
@@ -40,14 +40,6 @@ export const eventView = (event: EmittedEvent): EmittedEvent => ({
   workspace_id: event.workspace_id,
   data: event.data,
 });
-
-type EventListener = (tx: Tx, event: EmittedEvent) => Promise<void>;
-const listeners: EventListener[] = [];
-
-/** Lets a module act on every event inside the emitting transaction. */
-export function onEventEmitted(listener: EventListener): void {
-  listeners.push(listener);
-}
 
 /** Money travels as strings of minor units; a bigint left in an object is written the same way. */
 const jsonSafe = (_key: string, value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
@@ -92,6 +84,5 @@ export async function emitEvent(
       event.created_at,
     ],
   );
-  for (const listener of listeners) await listener(tx, event);
   return event;
 }
