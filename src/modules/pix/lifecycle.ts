@@ -155,7 +155,7 @@ async function postWithFee(tx: Tx, row: PaymentRow, at: Date, from: AccountRef, 
   ];
   if (row.fee_minor > 0n) {
     postings.push({
-      account: systemAccount.feeRevenue(row.environment, currency),
+      account: systemAccount.feeRevenue(row.workspace_id, row.environment, currency),
       direction: 'credit',
       amount: row.fee_minor,
     });
@@ -178,7 +178,14 @@ async function settleOutgoing(tx: Tx, row: PaymentRow, at: Date, e2e: string | n
     row.currency as Currency,
     'locked',
   );
-  await postWithFee(tx, row, at, locked, systemAccount.pixSettlement(row.environment), row.amount_minor);
+  await postWithFee(
+    tx,
+    row,
+    at,
+    locked,
+    systemAccount.pixSettlement(row.workspace_id, row.environment),
+    row.amount_minor,
+  );
   const scope = { workspaceId: row.workspace_id, environment: row.environment };
   await transition(tx, scope, row.id, 'completed', { pix_tx_id: e2e }, { at });
   if (row.kind === 'pix_refund' && row.related_payment_id) {
@@ -225,7 +232,7 @@ export async function payCharge(tx: Tx, deps: Deps, scope: PaymentScope, id: str
     tx,
     row,
     at,
-    systemAccount.pixSettlement(row.environment),
+    systemAccount.pixSettlement(row.workspace_id, row.environment),
     available,
     row.amount_minor - row.fee_minor,
   );
