@@ -46,7 +46,7 @@ async function seed(db: Database): Promise<{ workspaceId: string; accounts: Part
       referenceId: 'funding',
       postings: [
         {
-          account: systemAccount.pixSettlement('sandbox'),
+          account: systemAccount.pixSettlement(workspace.id, 'sandbox'),
           direction: 'debit',
           amount: each * BigInt(ACCOUNTS),
         },

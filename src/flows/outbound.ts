@@ -170,7 +170,10 @@ export function outboundFlow(rail: OutboundRail): OutboundFlow {
       at,
       from: partyAccount(row.workspace_id, row.environment, row.party_id, currency, 'locked'),
       recipients: [{ account: rail.settlementAccount(row), amount: row.amount_minor }],
-      fee: { account: systemAccount.feeRevenue(row.environment, currency), amount: row.fee_minor },
+      fee: {
+        account: systemAccount.feeRevenue(row.workspace_id, row.environment, currency),
+        amount: row.fee_minor,
+      },
     });
     await transition(tx, scopeOf(jobOf(row)), row.id, 'completed', details, { at });
     await rail.afterCompleted?.(tx, row, at);

@@ -7,7 +7,11 @@ import type { Currency } from './currency.ts';
 export const BALANCE_KINDS = ['available', 'pending', 'locked', 'trading'] as const;
 export type BalanceKind = (typeof BALANCE_KINDS)[number];
 
-/** The service's own accounts, one set per environment. */
+/**
+ * The service's own accounts, one set per workspace and environment: a journal touches one workspace's
+ * rows only, so no row shared by tenants sits on the write path. Service-wide totals are sums over
+ * workspaces (systemTotals).
+ */
 export const SYSTEM_KINDS = ['pix_settlement', 'fee_revenue', 'crypto_custody', 'fx_inventory'] as const;
 export type SystemKind = (typeof SYSTEM_KINDS)[number];
 
@@ -22,6 +26,7 @@ export interface PartyAccount {
 
 export interface SystemAccount {
   type: 'system';
+  workspaceId: string;
   environment: Environment;
   kind: SystemKind;
   currency: Currency;
@@ -39,35 +44,44 @@ export const partyAccount = (
   kind: BalanceKind = 'available',
 ): PartyAccount => ({ type: 'party', workspaceId, environment, partyId, currency, kind });
 
-/** Constructors of the system accounts of an environment. */
+/** Constructors of the system accounts of a workspace in an environment. */
 export const systemAccount = {
   /** Money received or paid through the PIX rail (BRL). */
-  pixSettlement: (environment: Environment): SystemAccount => ({
+  pixSettlement: (workspaceId: string, environment: Environment): SystemAccount => ({
     type: 'system',
+    workspaceId,
     environment,
     kind: 'pix_settlement',
     currency: 'BRL',
     network: null,
   }),
   /** Fees the service charged, per currency. */
-  feeRevenue: (environment: Environment, currency: Currency): SystemAccount => ({
+  feeRevenue: (workspaceId: string, environment: Environment, currency: Currency): SystemAccount => ({
     type: 'system',
+    workspaceId,
     environment,
     kind: 'fee_revenue',
     currency,
     network: null,
   }),
   /** Stablecoins held on one chain. */
-  cryptoCustody: (environment: Environment, network: string, currency: Currency): SystemAccount => ({
+  cryptoCustody: (
+    workspaceId: string,
+    environment: Environment,
+    network: string,
+    currency: Currency,
+  ): SystemAccount => ({
     type: 'system',
+    workspaceId,
     environment,
     kind: 'crypto_custody',
     currency,
     network,
   }),
   /** The service's own stock of a currency, the other side of RFQ conversions. */
-  fxInventory: (environment: Environment, currency: Currency): SystemAccount => ({
+  fxInventory: (workspaceId: string, environment: Environment, currency: Currency): SystemAccount => ({
     type: 'system',
+    workspaceId,
     environment,
     kind: 'fx_inventory',
     currency,
@@ -75,18 +89,24 @@ export const systemAccount = {
   }),
 };
 
-/** A stable text key of an account: equal keys are the same account. */
+/**
+ * A stable text key of an account: equal keys are the same account. Migration 0006 builds the system
+ * key in SQL (ledger_account_id) to find the accounts it created: the two must stay the same.
+ */
 export const accountKey = (ref: AccountRef): string =>
   ref.type === 'party'
     ? `party|${ref.workspaceId.toLowerCase()}|${ref.environment}|${ref.partyId.toLowerCase()}|${ref.currency}|${ref.kind}`
-    : `system|${ref.environment}|${ref.kind}|${ref.currency}|${ref.network ?? ''}`;
+    : `system|${ref.workspaceId.toLowerCase()}|${ref.environment}|${ref.kind}|${ref.currency}|${ref.network ?? ''}`;
 
 /**
  * An account's id is derived from its key (SHA-256, shaped as a UUID of version 8, "custom"), so
  * posting needs no lookup: the first posting to an account creates it. Ids are internal, never shown.
  */
-export function accountId(ref: AccountRef): string {
-  const bytes = createHash('sha256').update(accountKey(ref)).digest().subarray(0, 16);
+export const accountId = (ref: AccountRef): string => accountIdOfKey(accountKey(ref));
+
+/** The id of an account key (also how the shared system accounts of before migration 0006 were named). */
+export function accountIdOfKey(key: string): string {
+  const bytes = createHash('sha256').update(key).digest().subarray(0, 16);
   bytes[6] = (bytes[6]! & 0x0f) | 0x80;
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;
   const hex = bytes.toString('hex');
@@ -109,7 +129,7 @@ export async function ensureAccounts(q: Queryable, refs: readonly AccountRef[]):
      SELECT id, party_id IS NOT NULL FROM created ON CONFLICT DO NOTHING`,
     [
       refs.map(accountId),
-      refs.map((ref) => (ref.type === 'party' ? ref.workspaceId : null)),
+      refs.map((ref) => ref.workspaceId),
       refs.map((ref) => ref.environment),
       refs.map((ref) => (ref.type === 'party' ? ref.partyId : null)),
       refs.map((ref) => ref.currency),
@@ -126,4 +146,39 @@ export async function balanceOf(q: Queryable, ref: AccountRef): Promise<bigint> 
     [accountId(ref)],
   );
   return rows[0]?.balance ?? 0n;
+}
+
+export interface SystemTotal {
+  kind: SystemKind;
+  currency: Currency;
+  network: string | null;
+  /** Σ of the balances of this kind over every workspace of the environment. */
+  balance: bigint;
+  /** How many workspace accounts the sum covers. */
+  accounts: number;
+}
+
+/**
+ * Service-wide totals of the system accounts of an environment, for operators: the sums over
+ * workspaces of what used to be one shared row per kind. Read-only and off the write path.
+ */
+export async function systemTotals(q: Queryable, environment: Environment): Promise<SystemTotal[]> {
+  const { rows } = await q.query<{
+    kind: SystemKind;
+    currency: Currency;
+    network: string | null;
+    balance: string;
+    accounts: number;
+  }>(
+    // sum(bigint) is numeric: as text it cannot overflow on the way out. The pre-0006 shared rows
+    // (workspace NULL, at 0 since) add nothing and are not counted.
+    `SELECT a.kind, a.currency, a.network, sum(b.balance)::text AS balance,
+            count(a.workspace_id)::int AS accounts
+       FROM ledger_accounts a JOIN ledger_balances b ON b.account_id = a.id
+      WHERE a.party_id IS NULL AND a.environment = $1
+      GROUP BY a.kind, a.currency, a.network
+      ORDER BY a.kind, a.currency, a.network NULLS FIRST`,
+    [environment],
+  );
+  return rows.map((row) => ({ ...row, balance: BigInt(row.balance) }));
 }

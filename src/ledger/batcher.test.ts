@@ -47,7 +47,7 @@ describe('LedgerBatcher', () => {
     const batcher = new LedgerBatcher(db);
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        batcher.post(journal(systemAccount.pixSettlement(env), account(i % 3), BigInt(i + 1))),
+        batcher.post(journal(systemAccount.pixSettlement(workspaceId, env), account(i % 3), BigInt(i + 1))),
       ),
     );
     expect(new Set(results.map((r) => r.id)).size).toBe(50);
@@ -64,7 +64,7 @@ describe('LedgerBatcher', () => {
     const batcher = new LedgerBatcher(db);
     const before = await balanceOf(db, account(0));
     const outcomes = await Promise.allSettled([
-      batcher.post(journal(systemAccount.pixSettlement(env), account(1), 1n)),
+      batcher.post(journal(systemAccount.pixSettlement(workspaceId, env), account(1), 1n)),
       batcher.post(journal(account(0), account(1), before + 1n)),
       batcher.post(journal(account(0), account(2), 1n)),
     ]);
@@ -85,9 +85,13 @@ describe('LedgerBatcher', () => {
     const batcher = new LedgerBatcher(db, { maxBatch: 16 });
     const payer = partyAccount(workspaceId, env, parties[0]!, 'USDT');
     await batcher.post({
-      ...journal(systemAccount.cryptoCustody(env, 'tron', 'USDT'), account(0), 1n),
+      ...journal(systemAccount.cryptoCustody(workspaceId, env, 'tron', 'USDT'), account(0), 1n),
       postings: [
-        { account: systemAccount.cryptoCustody(env, 'tron', 'USDT'), direction: 'debit', amount: 100n },
+        {
+          account: systemAccount.cryptoCustody(workspaceId, env, 'tron', 'USDT'),
+          direction: 'debit',
+          amount: 100n,
+        },
         { account: payer, direction: 'credit', amount: 100n },
       ],
     });
@@ -97,7 +101,7 @@ describe('LedgerBatcher', () => {
           ...journal(account(0), account(1), 1n),
           postings: [
             { account: payer, direction: 'debit', amount: 1n },
-            { account: systemAccount.feeRevenue(env, 'USDT'), direction: 'credit', amount: 1n },
+            { account: systemAccount.feeRevenue(workspaceId, env, 'USDT'), direction: 'credit', amount: 1n },
           ],
         }),
       ),

@@ -17,7 +17,7 @@ let workspaceId: string;
 let alice: string;
 let bob: string;
 const env = 'sandbox' as const;
-const settlement = systemAccount.pixSettlement(env);
+const settlement = () => systemAccount.pixSettlement(workspaceId, env);
 const avail = (party: string, currency: 'BRL' | 'USDT' | 'USDC' = 'BRL') =>
   partyAccount(workspaceId, env, party, currency);
 const ref = { referenceType: 'test', referenceId: 'r' };
@@ -36,7 +36,10 @@ const fund = (party: string, amount: bigint, currency: 'BRL' | 'USDT' | 'USDC' =
       workspaceId,
       environment: env,
       ...ref,
-      from: currency === 'BRL' ? settlement : systemAccount.cryptoCustody(env, 'polygon', currency),
+      from:
+        currency === 'BRL'
+          ? settlement()
+          : systemAccount.cryptoCustody(workspaceId, env, 'polygon', currency),
       to: avail(party!, currency),
       amount,
     }),
@@ -59,42 +62,42 @@ function recordingTx(): Tx & { statements: string[] } {
 }
 
 describe('journal validation (before the database)', () => {
-  const cases: [string, PostingInput[]][] = [
-    ['one posting', [{ account: settlement, direction: 'debit', amount: 5n }]],
+  const cases: [string, () => PostingInput[]][] = [
+    ['one posting', () => [{ account: settlement(), direction: 'debit', amount: 5n }]],
     [
       'unbalanced',
-      [
-        { account: settlement, direction: 'debit', amount: 5n },
-        { account: systemAccount.feeRevenue(env, 'BRL'), direction: 'credit', amount: 4n },
+      () => [
+        { account: settlement(), direction: 'debit', amount: 5n },
+        { account: systemAccount.feeRevenue(workspaceId, env, 'BRL'), direction: 'credit', amount: 4n },
       ],
     ],
     [
       'balanced in total but not per currency',
-      [
-        { account: systemAccount.fxInventory(env, 'BRL'), direction: 'debit', amount: 5n },
-        { account: systemAccount.fxInventory(env, 'USDT'), direction: 'credit', amount: 5n },
+      () => [
+        { account: systemAccount.fxInventory(workspaceId, env, 'BRL'), direction: 'debit', amount: 5n },
+        { account: systemAccount.fxInventory(workspaceId, env, 'USDT'), direction: 'credit', amount: 5n },
       ],
     ],
     [
       'zero amount',
-      [
-        { account: settlement, direction: 'debit', amount: 0n },
-        { account: systemAccount.feeRevenue(env, 'BRL'), direction: 'credit', amount: 0n },
+      () => [
+        { account: settlement(), direction: 'debit', amount: 0n },
+        { account: systemAccount.feeRevenue(workspaceId, env, 'BRL'), direction: 'credit', amount: 0n },
       ],
     ],
     [
       'negative amount',
-      [
-        { account: settlement, direction: 'debit', amount: -5n },
-        { account: systemAccount.feeRevenue(env, 'BRL'), direction: 'credit', amount: -5n },
+      () => [
+        { account: settlement(), direction: 'debit', amount: -5n },
+        { account: systemAccount.feeRevenue(workspaceId, env, 'BRL'), direction: 'credit', amount: -5n },
       ],
     ],
     [
       'a number instead of a bigint',
-      [
-        { account: settlement, direction: 'debit', amount: 5 as unknown as bigint },
+      () => [
+        { account: settlement(), direction: 'debit', amount: 5 as unknown as bigint },
         {
-          account: systemAccount.feeRevenue(env, 'BRL'),
+          account: systemAccount.feeRevenue(workspaceId, env, 'BRL'),
           direction: 'credit',
           amount: 5 as unknown as bigint,
         },
@@ -102,16 +105,25 @@ describe('journal validation (before the database)', () => {
     ],
     [
       'an account of the other environment',
-      [
-        { account: systemAccount.pixSettlement('live'), direction: 'debit', amount: 5n },
-        { account: systemAccount.feeRevenue(env, 'BRL'), direction: 'credit', amount: 5n },
+      () => [
+        { account: systemAccount.pixSettlement(workspaceId, 'live'), direction: 'debit', amount: 5n },
+        { account: systemAccount.feeRevenue(workspaceId, env, 'BRL'), direction: 'credit', amount: 5n },
       ],
     ],
   ];
   it.each(cases)('refuses %s without a single statement', async (_name, postings) => {
     const tx = recordingTx();
     await expect(
-      postJournal(tx, { workspaceId: workspaceId, environment: env, ...ref, postings }),
+      postJournal(tx, { workspaceId: workspaceId, environment: env, ...ref, postings: postings() }),
+    ).rejects.toBeInstanceOf(InvalidJournalError);
+    expect(tx.statements).toEqual([]);
+  });
+
+  it('refuses a system account of another workspace', async () => {
+    const tx = recordingTx();
+    const other = systemAccount.pixSettlement('00000000-0000-4000-8000-000000000000', env);
+    await expect(
+      transfer(tx, { workspaceId, environment: env, ...ref, from: other, to: avail(alice), amount: 1n }),
     ).rejects.toBeInstanceOf(InvalidJournalError);
     expect(tx.statements).toEqual([]);
   });
@@ -120,7 +132,7 @@ describe('journal validation (before the database)', () => {
     const tx = recordingTx();
     const other = partyAccount('00000000-0000-4000-8000-000000000000', env, alice, 'BRL');
     await expect(
-      transfer(tx, { workspaceId, environment: env, ...ref, from: settlement, to: other, amount: 1n }),
+      transfer(tx, { workspaceId, environment: env, ...ref, from: settlement(), to: other, amount: 1n }),
     ).rejects.toBeInstanceOf(InvalidJournalError);
     expect(tx.statements).toEqual([]);
   });
@@ -136,7 +148,7 @@ describe('posting', () => {
     expect(await balanceOf(db, avail(alice))).toBe(1000n);
     const { rows } = await db.query<{ balance: bigint }>(
       'SELECT balance FROM ledger_balances WHERE account_id = $1',
-      [accountId(settlement)],
+      [accountId(settlement())],
     );
     expect(rows[0]!.balance).toBeLessThanOrEqual(-1000n);
   });
@@ -212,7 +224,9 @@ describe('posting', () => {
   it('a refused journal leaves no trace even when the caller catches the error and commits', async () => {
     // Pick a debtor whose account sorts after every other account of the journal: the changes made
     // before it (in account order) succeed and must then be undone.
-    const others = [settlement, avail(bob), systemAccount.feeRevenue(env, 'BRL')].map(accountId);
+    const others = [settlement(), avail(bob), systemAccount.feeRevenue(workspaceId, env, 'BRL')].map(
+      accountId,
+    );
     let debtor = await addParty(db, workspaceId);
     while (accountId(avail(debtor)) < [...others].sort().at(-1)!) {
       debtor = await addParty(db, workspaceId);
@@ -227,9 +241,13 @@ describe('posting', () => {
           environment: env,
           ...ref,
           postings: [
-            { account: settlement, direction: 'debit', amount: 10n },
+            { account: settlement(), direction: 'debit', amount: 10n },
             { account: avail(bob), direction: 'credit', amount: 10n },
-            { account: systemAccount.feeRevenue(env, 'BRL'), direction: 'credit', amount: 5000n },
+            {
+              account: systemAccount.feeRevenue(workspaceId, env, 'BRL'),
+              direction: 'credit',
+              amount: 5000n,
+            },
             { account: avail(debtor), direction: 'debit', amount: 5000n },
           ],
         }),
@@ -248,7 +266,7 @@ describe('posting', () => {
         environment: env,
         ...ref,
         postings: [
-          { account: settlement, direction: 'debit', amount: 2000n },
+          { account: settlement(), direction: 'debit', amount: 2000n },
           { account: avail(bob), direction: 'credit', amount: 2000n },
           { account: avail(bob), direction: 'debit', amount: 1500n },
           { account: avail(alice), direction: 'credit', amount: 1500n },

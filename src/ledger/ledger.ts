@@ -9,7 +9,8 @@
  * this module throws InsufficientBalanceError, leaving the transaction clean and usable.
  *
  * Balance convention: balance = Σ credits − Σ debits. A party account can never go below zero (the
- * function refuses, and a CHECK constraint backs it); system accounts can.
+ * function refuses, and a CHECK constraint backs it); system accounts can. Every account of a journal,
+ * system accounts included, belongs to the journal's workspace (migration 0006).
  */
 import type { Tx } from '../db/types.ts';
 import type { Environment } from '../platform/context.ts';
@@ -79,8 +80,10 @@ export function validateJournal(input: JournalInput): void {
     if (account.environment !== input.environment) {
       throw new InvalidJournalError(`Posting ${index}: account of another environment.`);
     }
-    if (account.type === 'party' && account.workspaceId !== input.workspaceId) {
-      throw new InvalidJournalError(`Posting ${index}: party account of another workspace.`);
+    // A journal touches one workspace's rows only, system accounts included: no row shared by tenants
+    // on the write path, and a journal stays on its workspace's shard when the schema is distributed.
+    if (account.workspaceId.toLowerCase() !== input.workspaceId.toLowerCase()) {
+      throw new InvalidJournalError(`Posting ${index}: ${account.type} account of another workspace.`);
     }
     const signed = direction === 'credit' ? amount : -amount;
     net.set(account.currency, (net.get(account.currency) ?? 0n) + signed);

@@ -18,7 +18,7 @@ describe.skipIf(!onRealPostgres())('ledger under concurrency (PostgreSQL)', () =
   let workspaceId: string;
   let parties: string[];
   const avail = (p: string) => partyAccount(workspaceId, env, p, 'BRL');
-  const settlement = systemAccount.pixSettlement(env);
+  const settlement = () => systemAccount.pixSettlement(workspaceId, env);
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -59,7 +59,7 @@ describe.skipIf(!onRealPostgres())('ledger under concurrency (PostgreSQL)', () =
   it('200 concurrent debits against a balance covering 100: exactly 100 succeed, the balance ends at 0', async () => {
     const payer = avail(parties[0]!);
     await db.transaction((tx) =>
-      transfer(tx, { workspaceId, environment: env, ...ref, from: settlement, to: payer, amount: 100n }),
+      transfer(tx, { workspaceId, environment: env, ...ref, from: settlement(), to: payer, amount: 100n }),
     );
     // A watcher samples the balance while the debits run: it must never be negative.
     let running = true;
@@ -72,7 +72,7 @@ describe.skipIf(!onRealPostgres())('ledger under concurrency (PostgreSQL)', () =
     })();
     const results = await race(200, () => ({
       from: payer,
-      to: systemAccount.feeRevenue(env, 'BRL'),
+      to: systemAccount.feeRevenue(workspaceId, env, 'BRL'),
       amount: 1n,
     }));
     running = false;
@@ -91,7 +91,7 @@ describe.skipIf(!onRealPostgres())('ledger under concurrency (PostgreSQL)', () =
   it('200 concurrent credits into one account lose no update', async () => {
     const payee = avail(parties[1]!);
     // The account does not exist yet: the first credits race to create it too.
-    const results = await race(200, (i) => ({ from: settlement, to: payee, amount: BigInt(i + 1) }));
+    const results = await race(200, (i) => ({ from: settlement(), to: payee, amount: BigInt(i + 1) }));
     expect(rejections(results)).toEqual([]);
     expect(await balanceOf(db, payee)).toBe(20_100n);
     expect(await journalsOf(accountId(payee))).toBe(200n);
@@ -105,7 +105,7 @@ describe.skipIf(!onRealPostgres())('ledger under concurrency (PostgreSQL)', () =
         environment: env,
         ...ref,
         postings: [
-          { account: settlement, direction: 'debit', amount: 2000n },
+          { account: settlement(), direction: 'debit', amount: 2000n },
           { account: a, direction: 'credit', amount: 1000n },
           { account: b, direction: 'credit', amount: 1000n },
         ],
@@ -138,7 +138,7 @@ describe.skipIf(!onRealPostgres())('ledger under concurrency (PostgreSQL)', () =
               environment: env,
               ...ref,
               postings: [
-                { account: settlement, direction: 'debit', amount: 2n },
+                { account: settlement(), direction: 'debit', amount: 2n },
                 { account: x!, direction: 'credit', amount: 2n },
                 { account: x!, direction: 'debit', amount: 1n },
                 { account: y!, direction: 'credit', amount: 1n },

@@ -58,8 +58,10 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ mode: fc.constant('unbalanced' as const), party, currency, amount }) },
 );
 
-const source = (c: Currency): AccountRef =>
-  c === 'BRL' ? systemAccount.pixSettlement(env) : systemAccount.cryptoCustody(env, 'polygon', c);
+const source = (workspaceId: string, c: Currency): AccountRef =>
+  c === 'BRL'
+    ? systemAccount.pixSettlement(workspaceId, env)
+    : systemAccount.cryptoCustody(workspaceId, env, 'polygon', c);
 
 class Crash extends Error {}
 
@@ -93,7 +95,7 @@ async function checkInvariants(workspaceId: string, model: Map<string, bigint>, 
     balance: bigint;
   }>(
     `SELECT a.party_id, a.currency, a.kind, b.balance FROM ledger_accounts a JOIN ledger_balances b ON b.account_id = a.id
-      WHERE a.workspace_id = $1 AND b.balance <> 0`,
+      WHERE a.workspace_id = $1 AND a.party_id IS NOT NULL AND b.balance <> 0`,
     [workspaceId],
   );
   const actual = new Map(
@@ -123,13 +125,17 @@ describe('ledger invariants', () => {
           switch (o.type) {
             case 'credit':
               return [
-                { account: source(o.currency), direction: 'debit', amount: o.amount },
+                { account: source(workspaceId, o.currency), direction: 'debit', amount: o.amount },
                 { account: account(o.party, o.currency), direction: 'credit', amount: o.amount },
               ];
             case 'debit':
               return [
                 { account: account(o.party, o.currency, o.kind), direction: 'debit', amount: o.amount },
-                { account: systemAccount.feeRevenue(env, o.currency), direction: 'credit', amount: o.amount },
+                {
+                  account: systemAccount.feeRevenue(workspaceId, env, o.currency),
+                  direction: 'credit',
+                  amount: o.amount,
+                },
               ];
             case 'move':
               return [
@@ -180,7 +186,7 @@ describe('ledger invariants', () => {
             const error = await db
               .transaction((tx) =>
                 post(tx, [
-                  { account: source(s.currency), direction: 'debit', amount: s.amount },
+                  { account: source(workspaceId, s.currency), direction: 'debit', amount: s.amount },
                   { account: account(s.party, s.currency), direction: 'credit', amount: s.amount + 1n },
                 ]),
               )

@@ -30,7 +30,7 @@ beforeAll(async () => {
   party = m.owner.defaultPartyId;
   customer = await addParty(ctx.db, workspaceId);
   // 5 cash-ins of the default party at t = 0..4 s, 1 at t = 2 s for the customer, and a lock (two lines) at t = 5 s.
-  const settlement = systemAccount.pixSettlement('sandbox');
+  const settlement = systemAccount.pixSettlement(workspaceId, 'sandbox');
   for (let i = 0; i < 5; i++) {
     await ctx.db.transaction((tx) =>
       transfer(tx, {

@@ -101,7 +101,7 @@ export async function pixWorkspace(ctx: TestContext, name = 'Acme Pagamentos'): 
           referenceType: 'test',
           referenceId: newId(),
           postings: [
-            { account: systemAccount.pixSettlement(env), direction: 'debit', amount },
+            { account: systemAccount.pixSettlement(owner.workspaceId, env), direction: 'debit', amount },
             {
               account: partyAccount(owner.workspaceId, env, owner.defaultPartyId, 'BRL', 'available'),
               direction: 'credit',

@@ -24,14 +24,17 @@ export async function payCharge(tx: Tx, deps: Deps, scope: PaymentScope, id: str
     referenceType: 'payment',
     referenceId: row.id,
     at,
-    from: systemAccount.pixSettlement(row.environment),
+    from: systemAccount.pixSettlement(row.workspace_id, row.environment),
     recipients: [
       {
         account: partyAccount(row.workspace_id, row.environment, row.party_id, currency, 'available'),
         amount: row.amount_minor - row.fee_minor,
       },
     ],
-    fee: { account: systemAccount.feeRevenue(row.environment, currency), amount: row.fee_minor },
+    fee: {
+      account: systemAccount.feeRevenue(row.workspace_id, row.environment, currency),
+      amount: row.fee_minor,
+    },
   });
   return transition(tx, scope, row.id, 'completed', { pix_tx_id: endToEndId(SANDBOX_ISPB, at) }, { at });
 }

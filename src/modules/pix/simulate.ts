@@ -7,7 +7,6 @@ import type { Caller } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Ctx } from '../../platform/request-context.ts';
-import { MAX_BR_CODE_AMOUNT_MINOR } from '../../providers/pix/brcode.ts';
 import { owningParty } from '../parties/service.ts';
 import { createPayment, findPayment, getPayment, lockPayment, transition } from '../payments/service.ts';
 import { payCharge } from './charge-payment.ts';
@@ -103,14 +102,9 @@ export async function simulateCashIn(
   const { caller } = ctx;
   const at = ctx.deps.clock.now();
   requireSandbox(caller);
+  // No cap below the wire's 16 digits: the settlement account debited is this workspace's own, so a
+  // big amount reaches no other tenant's books, and a balance pushed past BIGINT answers 400.
   const amount = parseAmount(input.amount_minor);
-  // A PIX transfer carries at most what a BR Code can (R$ 9,999,999,999.99); the cap also keeps one
-  // tenant from driving the shared sandbox settlement account to the BIGINT limit.
-  if (amount > MAX_BR_CODE_AMOUNT_MINOR) {
-    throw new AppError('invalid_amount', `amount_minor must be at most ${MAX_BR_CODE_AMOUNT_MINOR}.`, [
-      { field: 'body.amount_minor', issue: `must be at most ${MAX_BR_CODE_AMOUNT_MINOR}` },
-    ]);
-  }
   const partyId = await owningParty(tx, caller, input.party_id);
   const id = newId();
   await postJournal(tx, {
@@ -120,7 +114,11 @@ export async function simulateCashIn(
     referenceId: id,
     at,
     postings: [
-      { account: systemAccount.pixSettlement(caller.environment), direction: 'debit', amount },
+      {
+        account: systemAccount.pixSettlement(caller.workspaceId, caller.environment),
+        direction: 'debit',
+        amount,
+      },
       {
         account: partyAccount(caller.workspaceId, caller.environment, partyId, 'BRL'),
         direction: 'credit',

@@ -67,7 +67,7 @@ export const pixRail: OutboundRail = {
   paymentKinds: ['pix_cash_out', 'pix_refund'],
   send: sendTransfer,
   status: async (deps, row) => outcomeOf(await deps.providers.get('pix', row.environment).getStatus(row.id)),
-  settlementAccount: (row) => systemAccount.pixSettlement(row.environment),
+  settlementAccount: (row) => systemAccount.pixSettlement(row.workspace_id, row.environment),
   afterCompleted: markRefundedWhenWhole,
   pollDelayMs: (deps, environment) =>
     environment === 'sandbox' ? Math.max(50, deps.config.sandboxSettleMs) : 2000,
