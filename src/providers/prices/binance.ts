@@ -8,7 +8,8 @@ import {
   resolveSymbols,
 } from './provider.ts';
 
-export const BINANCE_DEFAULT_URL = 'https://api.binance.com';
+/** Binance's documented base URL for public market data only (rest-api.md, faqs/market_data_only.md). */
+export const BINANCE_DEFAULT_URL = 'https://data-api.binance.vision';
 export const DEFAULT_PRICE_TIMEOUT_MS = 2000;
 
 /** Binance spot market of each stablecoin against BRL. */

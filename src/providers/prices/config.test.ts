@@ -10,7 +10,7 @@ describe('price settings', () => {
     const config = loadPriceConfig({});
     expect(config).toEqual({
       liveSource: 'none',
-      binanceUrl: 'https://api.binance.com',
+      binanceUrl: 'https://data-api.binance.vision',
       timeoutMs: 2000,
       cacheTtlMs: 5000,
       maxAgeMs: 60_000,
