@@ -46,7 +46,7 @@ function independentAddress(family: ChainFamily, secretKey: Uint8Array): string 
 
 describe('LocalKeyManager', () => {
   it.each(CHAIN_FAMILIES)(
-    'makes a %s key whose address is valid on every network of its family',
+    'makes a key of family %s whose address is valid on every network of its family',
     async (family) => {
       const { keyRef, address } = await kms.createKey(family);
       expect(addressFamily(address)).toBe(family);
