@@ -13,21 +13,22 @@ import { SANDBOX_REVERT_REASON, SandboxChainProvider } from '../../src/providers
 import { isTxHash } from '../../src/providers/chain/tx-hash.ts';
 import { createTestDatabase } from '../support/database.ts';
 
-class MovableClock implements Clock {
-  private offset = 0;
-  now = () => new Date(Date.now() + this.offset);
+/** Stands still until told to move, so settle times are exact. */
+class ManualClock implements Clock {
+  private at = Date.now();
+  now = () => new Date(this.at);
   advance(ms: number) {
-    this.offset += ms;
+    this.at += ms;
   }
 }
 
 const SETTLE_MS = 60_000;
 let db: Database;
-let clock: MovableClock;
+let clock: ManualClock;
 let chain: SandboxChainProvider;
 beforeAll(async () => {
   db = await createTestDatabase();
-  clock = new MovableClock();
+  clock = new ManualClock();
   chain = new SandboxChainProvider(db, clock, SETTLE_MS);
 });
 afterAll(() => db.close());
