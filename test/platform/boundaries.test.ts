@@ -58,6 +58,8 @@ const TABLE_WRITERS: Record<string, string[]> = {
   ledger_journals: ['ledger'],
   ledger_postings: ['ledger'],
   sandbox_pix_transfers: ['providers/pix'],
+  sandbox_chain_transfers: ['providers/chain'],
+  kms_keys: ['providers/kms'],
   schema_migrations: ['db'],
 };
 
