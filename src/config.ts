@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { ConfigError } from './config-error.ts';
+import { loadPriceConfig, PRICE_SETTINGS, type PriceConfig } from './providers/prices/config.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -15,16 +17,11 @@ export interface Config {
   rateLimitWindowMs: number;
   redisUrl: string | undefined;
   sessionTtlHours: number;
+  /** Price sources (src/providers/prices/config.ts). */
+  prices: PriceConfig;
 }
 
-export class ConfigError extends Error {
-  constructor(
-    readonly setting: string,
-    message: string,
-  ) {
-    super(`${setting}: ${message}`);
-  }
-}
+export { ConfigError };
 
 type Env = Record<string, string | undefined>;
 
@@ -86,6 +83,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1000, 3_600_000),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 12, 1, 24 * 30),
+    prices: loadPriceConfig(env),
   };
 }
 
@@ -111,4 +109,5 @@ export const SETTINGS: { name: string; default: string; meaning: string }[] = [
   { name: 'RATE_LIMIT_WINDOW_MS', default: '60000', meaning: 'rate-limit window' },
   { name: 'REDIS_URL', default: '(unset)', meaning: 'share rate-limit counters between processes' },
   { name: 'SESSION_TTL_HOURS', default: '12', meaning: 'dashboard session lifetime' },
+  ...PRICE_SETTINGS,
 ];

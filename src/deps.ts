@@ -12,11 +12,6 @@ export function createDeps(
   options: { masterKey: string; clock?: Clock },
 ): Deps {
   const clock = options.clock ?? systemClock;
-  return {
-    config,
-    db,
-    clock,
-    sealer: new Sealer(options.masterKey),
-    providers: createProviderRegistry(config, db, clock),
-  };
+  const sealer = new Sealer(options.masterKey);
+  return { config, db, clock, sealer, providers: createProviderRegistry(config, db, clock, sealer) };
 }

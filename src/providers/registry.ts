@@ -2,18 +2,28 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/types.ts';
 import type { Clock, Environment } from '../platform/environment.ts';
 import { AppError } from '../platform/errors.ts';
+import type { Sealer } from '../platform/secrets.ts';
+import type { ChainProvider } from './chain/provider.ts';
+import { SandboxChainProvider } from './chain/sandbox.ts';
+import { LocalKeyManager } from './kms/local.ts';
+import type { KeyManager } from './kms/provider.ts';
 import type { PixProvider, SandboxPixControls } from './pix/provider.ts';
 import { SandboxPixProvider } from './pix/sandbox.ts';
+import { createPriceProviders, type PriceProvider } from './prices/index.ts';
 
 /** What each rail's provider is; a new rail adds its interface here. */
 export interface RailProviders {
   pix: PixProvider;
+  chain: ChainProvider;
+  kms: KeyManager;
+  prices: PriceProvider;
 }
 export type Rail = keyof RailProviders;
 
 /** Controls only the sandbox providers have: the sandbox helpers act as the PSP or chain through them. */
 export interface SandboxControls {
   pix: SandboxPixControls;
+  chain: Pick<SandboxChainProvider, 'simulateDeposit' | 'forceOutcome'>;
 }
 
 /**
@@ -23,20 +33,44 @@ export interface SandboxControls {
 export interface ProviderRegistry {
   get<R extends Rail>(rail: R, environment: Environment): RailProviders[R];
   has(rail: Rail, environment: Environment): boolean;
+  /** A copy of this registry with one rail's provider of one environment replaced (tests use it). */
+  replacing<R extends Rail>(rail: R, environment: Environment, provider: RailProviders[R]): ProviderRegistry;
   readonly sandbox: SandboxControls;
 }
 
 type Table = { [R in Rail]: Partial<Record<Environment, RailProviders[R]>> };
 
-export function createProviderRegistry(config: Config, db: Database, clock: Clock): ProviderRegistry {
+/**
+ * Sandbox gets every rail's sandbox implementation. Live gets the real adapters that are configured:
+ * keys are real on both (the local key manager), prices when a live source is set, and no PIX PSP or
+ * chain until their adapters land, so a live money-moving call answers 503 and moves nothing.
+ */
+export function createProviderRegistry(
+  config: Config,
+  db: Database,
+  clock: Clock,
+  sealer: Sealer,
+): ProviderRegistry {
   const sandboxPix = new SandboxPixProvider(db, clock, config.sandboxSettleMs);
-  return registryOf({ pix: { sandbox: sandboxPix } }, { pix: sandboxPix });
+  const sandboxChain = new SandboxChainProvider(db, clock, config.sandboxSettleMs);
+  const keys = new LocalKeyManager(db, sealer);
+  const prices = createPriceProviders(config.prices, clock);
+  return registryOf(
+    {
+      pix: { sandbox: sandboxPix },
+      chain: { sandbox: sandboxChain },
+      kms: { sandbox: keys, live: keys },
+      prices: { sandbox: prices.sandbox, ...(prices.live ? { live: prices.live } : {}) },
+    },
+    { pix: sandboxPix, chain: sandboxChain },
+  );
 }
 
-/** A registry over a table of providers; tests swap one provider this way. */
-export function registryOf(table: Table, sandbox: SandboxControls): ProviderRegistry {
+function registryOf(table: Table, sandbox: SandboxControls): ProviderRegistry {
   return {
     sandbox,
+    replacing: (rail, environment, provider) =>
+      registryOf({ ...table, [rail]: { ...table[rail], [environment]: provider } }, sandbox),
     has: (rail, environment) => table[rail][environment] !== undefined,
     get<R extends Rail>(rail: R, environment: Environment): RailProviders[R] {
       const provider = (table[rail] as Partial<Record<Environment, RailProviders[R]>>)[environment];

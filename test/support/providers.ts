@@ -1,11 +1,10 @@
 import type { Deps } from '../../src/platform/context.ts';
 import type { PixProvider } from '../../src/providers/pix/provider.ts';
-import { registryOf } from '../../src/providers/registry.ts';
 
 /** Puts `provider` behind the sandbox PIX rail of `deps` (the sandbox controls stay); returns the undo. */
 export function useSandboxPix(deps: Deps, provider: PixProvider): () => void {
   const original = deps.providers;
-  deps.providers = registryOf({ pix: { sandbox: provider } }, original.sandbox);
+  deps.providers = original.replacing('pix', 'sandbox', provider);
   return () => {
     deps.providers = original;
   };

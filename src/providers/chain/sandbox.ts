@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../../db/types.ts';
-import type { Clock } from '../../platform/context.ts';
+import type { Clock } from '../../platform/environment.ts';
 import { isUuid, newId } from '../../platform/ids.ts';
 import {
   evmAddressFromBytes,

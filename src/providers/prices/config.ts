@@ -1,13 +1,10 @@
-import { ConfigError } from '../../config.ts';
+import { ConfigError } from '../../config-error.ts';
 import { BINANCE_DEFAULT_URL, DEFAULT_PRICE_TIMEOUT_MS } from './binance.ts';
 import { DEFAULT_PRICE_MAX_AGE_MS, DEFAULT_PRICE_TTL_MS } from './cache.ts';
 import { canonicalPrice } from './decimal.ts';
 import { SANDBOX_DEFAULT_MID } from './sandbox.ts';
 
-/**
- * The price settings, read apart from src/config.ts until the prices route lands; they follow its
- * rules (ConfigError names the setting).
- */
+/** The price settings, read by src/config.ts with the others (ConfigError names the setting). */
 export interface PriceConfig {
   /** Where live prices come from; 'none' makes every live price call 503 provider_unavailable. */
   liveSource: 'none' | 'binance';
