@@ -73,6 +73,4 @@ export const invalidRequest = (message: string, details?: ErrorDetail[]) =>
 export function pgErrorCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null ? (error as { code?: string }).code : undefined;
 }
-export const UNIQUE_VIOLATION = '23505';
-export const CHECK_VIOLATION = '23514';
 export const LOCK_NOT_AVAILABLE = '55P03';

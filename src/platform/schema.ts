@@ -48,8 +48,6 @@ export const respond = <T extends TSchema>(data: T) => ({
   '5xx': ErrorBody,
 });
 
-export const AUTH_HEADERS = ['Authorization', 'X-Workspace-Id'];
-
 /** Dates leave services as ISO strings, so a replayed (stored) response is byte-identical to the first. */
 export const iso = <T extends Date | null>(date: T): T extends Date ? string : string | null =>
   (date ? date.toISOString() : null) as T extends Date ? string : string | null;

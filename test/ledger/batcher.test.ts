@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedWorkspace } from '../../test/ledger/helpers.ts';
-import { createTestDatabase } from '../../test/support/database.ts';
-import type { Database } from '../db/types.ts';
-import { balanceOf, partyAccount, systemAccount } from './accounts.ts';
-import { LedgerBatcher } from './batcher.ts';
-import { InsufficientBalanceError, InvalidJournalError, type JournalInput } from './ledger.ts';
+import { seedWorkspace } from './helpers.ts';
+import { createTestDatabase } from '../support/database.ts';
+import type { Database } from '../../src/db/types.ts';
+import { balanceOf, partyAccount, systemAccount } from '../../src/ledger/accounts.ts';
+import { LedgerBatcher } from '../../bench/ledger-batcher.ts';
+import { InsufficientBalanceError, InvalidJournalError, type JournalInput } from '../../src/ledger/ledger.ts';
 
 const env = 'sandbox' as const;
 let db: Database;

@@ -1,11 +1,11 @@
-import type { Database } from '../db/types.ts';
+import type { Database } from '../src/db/types.ts';
 import {
   InsufficientBalanceError,
   type JournalInput,
   type PostedJournal,
   postJournal,
   validateJournal,
-} from './ledger.ts';
+} from '../src/ledger/ledger.ts';
 
 interface Pending {
   input: JournalInput;
