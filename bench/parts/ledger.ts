@@ -15,10 +15,10 @@ import { openPglite } from '../../src/db/pglite.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import type { Database } from '../../src/db/types.ts';
 import { type PartyAccount, partyAccount, systemAccount } from '../../src/ledger/accounts.ts';
-import { LedgerBatcher } from '../ledger-batcher.ts';
 import { postJournal, transfer } from '../../src/ledger/ledger.ts';
 import { insertWorkspace } from '../../src/modules/workspace/repo.ts';
 import { newId } from '../../src/platform/ids.ts';
+import { LedgerBatcher } from '../ledger-batcher.ts';
 import { scratchDatabase } from '../scratch.ts';
 import { type BenchPart, type BenchRow, percentile } from '../table.ts';
 

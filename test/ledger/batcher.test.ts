@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedWorkspace } from './helpers.ts';
-import { createTestDatabase } from '../support/database.ts';
+import { LedgerBatcher } from '../../bench/ledger-batcher.ts';
 import type { Database } from '../../src/db/types.ts';
 import { balanceOf, partyAccount, systemAccount } from '../../src/ledger/accounts.ts';
-import { LedgerBatcher } from '../../bench/ledger-batcher.ts';
 import { InsufficientBalanceError, InvalidJournalError, type JournalInput } from '../../src/ledger/ledger.ts';
+import { createTestDatabase } from '../support/database.ts';
+import { seedWorkspace } from './helpers.ts';
 
 const env = 'sandbox' as const;
 let db: Database;
