@@ -24,6 +24,7 @@ import {
 } from './platform/openapi.ts';
 import type { App } from './platform/schema.ts';
 import { sha256 } from './platform/secrets.ts';
+import { serverTimeouts } from './platform/server-options.ts';
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
@@ -54,6 +55,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: 1024 * 1024,
+    ...serverTimeouts(deps.config),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
