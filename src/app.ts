@@ -11,6 +11,7 @@ import { Redis } from 'ioredis';
 import type { Tx } from './db/types.ts';
 import { registerModules } from './modules/index.ts';
 import { authenticate, requireSessionUser } from './platform/auth/authenticate.ts';
+import { LoginThrottle, memoryFailureStore, redisFailureStore } from './platform/auth/login-throttle.ts';
 import type { Deps, RouteEntry } from './platform/context.ts';
 import { AppError } from './platform/errors.ts';
 import { sendError } from './platform/http-errors.ts';
@@ -22,8 +23,8 @@ import {
   markOptionalBodies,
   type OpenApiDocument,
 } from './platform/openapi.ts';
+import { rateLimitKey } from './platform/rate-limit-key.ts';
 import type { App } from './platform/schema.ts';
-import { sha256 } from './platform/secrets.ts';
 import { serverTimeouts } from './platform/server-options.ts';
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
@@ -102,16 +103,19 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     ? new Redis(deps.config.redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: false })
     : undefined;
   if (redis) app.addHook('onClose', async () => void (await redis.quit()));
+  app.decorate(
+    'loginThrottle',
+    new LoginThrottle(
+      redis ? redisFailureStore(redis) : memoryFailureStore(() => deps.clock.now().getTime()),
+    ),
+  );
   await app.register(rateLimit, {
     global: true,
     ...(redis ? { redis, nameSpace: 'lastro-rl:', skipOnError: true } : {}),
     max: deps.config.rateLimitMax,
     timeWindow: deps.config.rateLimitWindowMs,
     // Per credential: one tenant's burst cannot eat another's allowance behind the same IP.
-    keyGenerator: (request) => {
-      const credential = request.headers.authorization ?? request.cookies?.lastro_session;
-      return credential ? sha256(credential).toString('base64') : `ip:${request.ip}`;
-    },
+    keyGenerator: rateLimitKey,
     errorResponseBuilder: (_request, context) =>
       new AppError(
         'rate_limited',

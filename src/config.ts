@@ -121,9 +121,13 @@ export const SETTINGS: { name: string; default: string; meaning: string }[] = [
   { name: 'LOG_LEVEL', default: 'info', meaning: 'fatal, error, warn, info, debug, trace, silent' },
   { name: 'SANDBOX_SETTLE_MS', default: '1000', meaning: 'delay before sandbox payouts and sends settle' },
   { name: 'WEBHOOK_ALLOW_PRIVATE', default: '0', meaning: '1 lets sandbox webhooks reach private addresses' },
-  { name: 'RATE_LIMIT_MAX', default: '600', meaning: 'requests per credential per window' },
+  { name: 'RATE_LIMIT_MAX', default: '600', meaning: 'requests per credential (or address) per window' },
   { name: 'RATE_LIMIT_WINDOW_MS', default: '60000', meaning: 'rate-limit window' },
-  { name: 'REDIS_URL', default: '(unset)', meaning: 'share rate-limit counters between processes' },
+  {
+    name: 'REDIS_URL',
+    default: '(unset)',
+    meaning: 'share rate-limit and failed-login counters between processes',
+  },
   { name: 'SESSION_TTL_HOURS', default: '12', meaning: 'dashboard session lifetime' },
   {
     name: 'REQUEST_TIMEOUT_MS',
