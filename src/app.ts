@@ -16,6 +16,7 @@ import type { Deps, RouteEntry } from './platform/context.ts';
 import { AppError } from './platform/errors.ts';
 import { sendError } from './platform/http-errors.ts';
 import { runIdempotentWrite } from './platform/idempotency.ts';
+import { refuseHostileJson } from './platform/json-guard.ts';
 import { LOG_REDACT_PATHS } from './platform/logging.ts';
 import {
   BODY_OPTIONAL,
@@ -145,6 +146,9 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     const schema = request.routeOptions.schema as Record<string, unknown> | undefined;
     if (schema?.[BODY_OPTIONAL] && (request.body === undefined || request.body === null)) request.body = {};
   });
+
+  // Lone surrogates and deep nesting: 400 before any schema, handler or the database sees them.
+  app.addHook('preValidation', refuseHostileJson);
 
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.idempotencyReplayed) reply.header('idempotency-replayed', 'true');
