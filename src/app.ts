@@ -12,6 +12,7 @@ import type { Tx } from './db/types.ts';
 import { registerModules } from './modules/index.ts';
 import { authenticate, requireSessionUser } from './platform/auth/authenticate.ts';
 import { LoginThrottle, memoryFailureStore, redisFailureStore } from './platform/auth/login-throttle.ts';
+import { answerClientError, answerFrameworkError } from './platform/client-errors.ts';
 import type { Deps, RouteEntry } from './platform/context.ts';
 import { AppError } from './platform/errors.ts';
 import { sendError } from './platform/http-errors.ts';
@@ -63,6 +64,9 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     trustProxy: false,
+    // Errors before routing (the HTTP parser's, a broken URL) answer the same error contract.
+    clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Bodies are validated strictly (a number is not a string); query strings and params are text, so they coerce.

@@ -36,9 +36,19 @@ describe('a request body that never finishes', () => {
     socket.write(
       'POST /v1/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"email":',
     );
+    const received: Buffer[] = [];
+    socket.on('data', (chunk) => received.push(chunk));
     const closed = await closedWithin(socket, 5000);
     socket.destroy();
     expect(closed).toBe(true);
+    // Answered in the error contract before the close.
+    const text = Buffer.concat(received).toString('utf8');
+    expect(text).toMatch(/^HTTP\/1\.1 408 /);
+    expect(text).toMatch(/\r\nx-request-id: [0-9a-f-]{36}\r\n/i);
+    expect(JSON.parse(text.split('\r\n\r\n')[1]!)).toEqual({
+      error: 'request_timeout',
+      message: expect.any(String),
+    });
   });
 
   it('headers that never end: the server closes the connection', async () => {
