@@ -8,7 +8,7 @@ const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  */
 export function headerUtf8(value: string): string | undefined {
   // Only a byte per character can come off the wire (inject() can pass anything).
-  if (/[^\x00-\xff]/.test(value)) return undefined;
+  if (/[\u0100-\uffff]/.test(value)) return undefined;
   try {
     return STRICT_UTF8.decode(Buffer.from(value, 'latin1'));
   } catch {

@@ -9,9 +9,10 @@ import type { Config } from '../config.ts';
  * that stops reading its response) is closed after twice the request timeout, at least 60 s: long
  * enough never to cut a response still being prepared (the 10 s wait on a duplicate Idempotency-Key).
  */
-export function serverTimeouts(
-  config: Config,
-): Pick<FastifyServerOptions, 'requestTimeout' | 'keepAliveTimeout' | 'connectionTimeout'> & {
+export function serverTimeouts(config: Config): Pick<
+  FastifyServerOptions,
+  'requestTimeout' | 'keepAliveTimeout' | 'connectionTimeout'
+> & {
   http: { requestTimeout: number; headersTimeout: number; connectionsCheckingInterval: number };
 } {
   return {
