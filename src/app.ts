@@ -11,10 +11,13 @@ import { Redis } from 'ioredis';
 import type { Tx } from './db/types.ts';
 import { MODULES } from './modules/index.ts';
 import { authenticate, requireSessionUser } from './platform/auth/authenticate.ts';
+import { LoginThrottle, memoryFailureStore, redisFailureStore } from './platform/auth/login-throttle.ts';
+import { answerClientError, answerFrameworkError } from './platform/client-errors.ts';
 import type { Deps, RouteEntry } from './platform/context.ts';
 import { AppError } from './platform/errors.ts';
 import { sendError } from './platform/http-errors.ts';
 import { runIdempotentWrite } from './platform/idempotency.ts';
+import { refuseHostileJson } from './platform/json-guard.ts';
 import { LOG_REDACT_PATHS } from './platform/logging.ts';
 import {
   BODY_OPTIONAL,
@@ -22,8 +25,9 @@ import {
   markOptionalBodies,
   type OpenApiDocument,
 } from './platform/openapi.ts';
+import { rateLimitKey } from './platform/rate-limit-key.ts';
 import type { App } from './platform/schema.ts';
-import { sha256 } from './platform/secrets.ts';
+import { serverTimeouts } from './platform/server-options.ts';
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
@@ -54,11 +58,15 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: 1024 * 1024,
+    ...serverTimeouts(deps.config),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     trustProxy: false,
+    // Errors before routing (the HTTP parser's, a broken URL) answer the same error contract.
+    clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Bodies are validated strictly (a number is not a string); query strings and params are text, so they coerce.
@@ -100,16 +108,19 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     ? new Redis(deps.config.redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: false })
     : undefined;
   if (redis) app.addHook('onClose', async () => void (await redis.quit()));
+  app.decorate(
+    'loginThrottle',
+    new LoginThrottle(
+      redis ? redisFailureStore(redis) : memoryFailureStore(() => deps.clock.now().getTime()),
+    ),
+  );
   await app.register(rateLimit, {
     global: true,
     ...(redis ? { redis, nameSpace: 'lastro-rl:', skipOnError: true } : {}),
     max: deps.config.rateLimitMax,
     timeWindow: deps.config.rateLimitWindowMs,
     // Per credential: one tenant's burst cannot eat another's allowance behind the same IP.
-    keyGenerator: (request) => {
-      const credential = request.headers.authorization ?? request.cookies?.lastro_session;
-      return credential ? sha256(credential).toString('base64') : `ip:${request.ip}`;
-    },
+    keyGenerator: rateLimitKey,
     errorResponseBuilder: (_request, context) =>
       new AppError(
         'rate_limited',
@@ -139,6 +150,9 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     const schema = request.routeOptions.schema as Record<string, unknown> | undefined;
     if (schema?.[BODY_OPTIONAL] && (request.body === undefined || request.body === null)) request.body = {};
   });
+
+  // Lone surrogates and deep nesting: 400 before any schema, handler or the database sees them.
+  app.addHook('preValidation', refuseHostileJson);
 
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.idempotencyReplayed) reply.header('idempotency-replayed', 'true');

@@ -19,6 +19,12 @@ export interface Config {
   sessionTtlHours: number;
   /** Price sources (src/providers/prices/config.ts). */
   prices: PriceConfig;
+  /** A request (headers and body) must arrive within this; an idle connection is closed after it. */
+  requestTimeoutMs: number;
+  /** The headers must arrive within this (at most requestTimeoutMs). */
+  headersTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
 }
 
 export { ConfigError };
@@ -70,6 +76,11 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('MASTER_KEY', 'must be 64 hex characters (32 bytes)');
   }
   const host = env.HOST || '127.0.0.1';
+  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000);
+  const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 1000, 600_000);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError('HEADERS_TIMEOUT_MS', `must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  }
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host,
@@ -84,6 +95,9 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 12, 1, 24 * 30),
     prices: loadPriceConfig(env),
+    requestTimeoutMs,
+    headersTimeoutMs,
+    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5000, 1000, 600_000),
   };
 }
 
@@ -105,9 +119,20 @@ export const SETTINGS: { name: string; default: string; meaning: string }[] = [
   { name: 'LOG_LEVEL', default: 'info', meaning: 'fatal, error, warn, info, debug, trace, silent' },
   { name: 'SANDBOX_SETTLE_MS', default: '1000', meaning: 'delay before sandbox payouts and sends settle' },
   { name: 'WEBHOOK_ALLOW_PRIVATE', default: '0', meaning: '1 lets sandbox webhooks reach private addresses' },
-  { name: 'RATE_LIMIT_MAX', default: '600', meaning: 'requests per credential per window' },
+  { name: 'RATE_LIMIT_MAX', default: '600', meaning: 'requests per credential (or address) per window' },
   { name: 'RATE_LIMIT_WINDOW_MS', default: '60000', meaning: 'rate-limit window' },
-  { name: 'REDIS_URL', default: '(unset)', meaning: 'share rate-limit counters between processes' },
+  {
+    name: 'REDIS_URL',
+    default: '(unset)',
+    meaning: 'share rate-limit and failed-login counters between processes',
+  },
   { name: 'SESSION_TTL_HOURS', default: '12', meaning: 'dashboard session lifetime' },
   ...PRICE_SETTINGS,
+  {
+    name: 'REQUEST_TIMEOUT_MS',
+    default: '30000',
+    meaning: 'a request must arrive whole within this; a connection idle this long is closed',
+  },
+  { name: 'HEADERS_TIMEOUT_MS', default: '10000', meaning: 'headers must arrive within this' },
+  { name: 'KEEP_ALIVE_TIMEOUT_MS', default: '5000', meaning: 'idle keep-alive connections close after this' },
 ];

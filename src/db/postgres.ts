@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { isConnectionError } from './connection-errors.ts';
 import {
   type Database,
   isRetryable,
@@ -28,6 +29,18 @@ export function openPostgres(connectionString: string, max = 20): Database {
       const retries = options.retries ?? 3;
       for (let attempt = 0; ; attempt++) {
         const client = await pool.connect();
+        // A checked-out client has no listener of the pool's: without this one, a backend terminated
+        // mid-transaction is an unhandled 'error' event, which ends the process.
+        let lost: Error | undefined;
+        const onError = (error: Error) => {
+          lost ??= error;
+        };
+        client.on('error', onError);
+        // A client that lost its connection is destroyed, never handed to the next transaction.
+        const release = (error?: Error) => {
+          client.off('error', onError);
+          client.release(error ?? lost);
+        };
         const tx: Tx = {
           inTransaction: true,
           query: <R = Row>(text: string, params?: readonly unknown[]) => run<R>(client, text, params),
@@ -44,11 +57,20 @@ export function openPostgres(connectionString: string, max = 20): Database {
           );
           const result = await fn(tx);
           await client.query('COMMIT');
-          client.release();
+          release();
           return result;
         } catch (error) {
-          await client.query('ROLLBACK').catch(() => {});
-          client.release();
+          // A lost connection is never retried: lost during COMMIT, the outcome is unknown, and the
+          // function may not be run twice. The caller answers database_unavailable.
+          if (lost || isConnectionError(error)) {
+            release(lost ?? (error as Error));
+            throw error;
+          }
+          const rollbackError = await client.query('ROLLBACK').then(
+            () => undefined,
+            (failure: Error) => failure,
+          );
+          release(rollbackError);
           if (attempt < retries && isRetryable(error)) continue;
           throw error;
         }

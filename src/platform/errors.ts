@@ -20,6 +20,7 @@ export const ERROR_STATUS = {
   destination_not_whitelisted: 403,
   kyc_not_approved: 403,
   not_found: 404,
+  request_timeout: 408,
   idempotency_key_reuse: 409,
   idempotency_key_in_use: 409,
   conflict: 409,
@@ -32,8 +33,10 @@ export const ERROR_STATUS = {
   invalid_split: 422,
   invalid_state: 422,
   rate_limited: 429,
+  headers_too_large: 431,
   internal_error: 500,
   provider_unavailable: 503,
+  database_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

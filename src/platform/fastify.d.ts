@@ -1,12 +1,15 @@
 import 'fastify';
 import type { Tx } from '../db/types.ts';
 import type { SessionUser } from './auth/authenticate.ts';
+import type { LoginThrottle } from './auth/login-throttle.ts';
 import type { AuthMode, Caller, RouteEntry } from './context.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Every route with its config and schema: the shared auth and OpenAPI tests walk it. */
     routeCatalog: RouteEntry[];
+    /** Failed logins per account and per address (src/platform/auth/login-throttle.ts). */
+    loginThrottle: LoginThrottle;
   }
   interface FastifyContextConfig {
     auth?: AuthMode;

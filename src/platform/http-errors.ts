@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isConnectionError } from '../db/connection-errors.ts';
 import { AppError, type ErrorDetail, pgErrorCode } from './errors.ts';
 
 interface AjvIssue {
@@ -32,6 +33,15 @@ const DATA_ERRORS: Record<string, () => AppError> = {
   '22008': () => new AppError('invalid_request', 'A date-time is outside the range this API accepts.'),
   '22003': () => new AppError('invalid_amount', 'The amount is outside the range the ledger can hold.'),
 };
+
+/** The database cannot be reached: nothing was written (or, lost during COMMIT, it is unknown); retry. */
+export const databaseUnavailable = () =>
+  new AppError(
+    'database_unavailable',
+    'The database is not answering; retry after the time in Retry-After.',
+    undefined,
+    { 'retry-after': '1' },
+  );
 
 /** Maps any thrown error to the public {error, message} shape. Internals never reach the body. */
 export function toAppError(error: FastifyError | AppError | Error, request: FastifyRequest): AppError {
@@ -70,6 +80,10 @@ export function toAppError(error: FastifyError | AppError | Error, request: Fast
   }
   const dataError = DATA_ERRORS[pgErrorCode(error) ?? ''];
   if (dataError) return dataError();
+  if (isConnectionError(error)) {
+    request.log.warn({ err: error }, 'database connection lost');
+    return databaseUnavailable();
+  }
   if (fastifyError.statusCode === 429) {
     return new AppError('rate_limited', 'Too many requests; retry after the time in Retry-After.');
   }

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Tx } from '../db/types.ts';
 import type { Caller, Deps } from './context.ts';
 import { AppError, invalidRequest, LOCK_NOT_AVAILABLE, pgErrorCode } from './errors.ts';
+import { headerUtf8 } from './header-text.ts';
 
 /** 1–255 printable characters (API.md): any Unicode but control characters, counted as characters. */
 const KEY_PATTERN = /^[^\p{Cc}]{1,255}$/u;
@@ -31,11 +32,11 @@ function requestHash(request: FastifyRequest): Buffer {
 export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   const raw = request.headers['idempotency-key'];
   if (raw === undefined) return undefined;
-  // Node hands header values over as latin1, one character per byte: read them back as UTF-8.
-  const key = typeof raw === 'string' ? Buffer.from(raw, 'latin1').toString('utf8') : undefined;
+  // Node hands header values over as latin1, one character per byte: read them back as strict UTF-8.
+  const key = typeof raw === 'string' ? headerUtf8(raw) : undefined;
   if (key === undefined || !KEY_PATTERN.test(key)) {
-    throw invalidRequest('Idempotency-Key must be 1 to 255 printable characters.', [
-      { field: 'headers.idempotency-key', issue: 'must be 1..255 printable characters' },
+    throw invalidRequest('Idempotency-Key must be 1 to 255 printable characters, sent as UTF-8.', [
+      { field: 'headers.idempotency-key', issue: 'must be 1..255 printable characters in valid UTF-8' },
     ]);
   }
   return key;

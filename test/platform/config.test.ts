@@ -10,6 +10,9 @@ describe('config', () => {
       host: '127.0.0.1',
       sandboxSettleMs: 1000,
       webhookAllowPrivate: false,
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 5000,
     });
     expect(config.databaseUrl).toBeUndefined();
     expect(config.dataDir).toMatch(/\.lastro$/);
@@ -25,6 +28,9 @@ describe('config', () => {
     ['SANDBOX_SETTLE_MS', '-1'],
     ['WEBHOOK_ALLOW_PRIVATE', 'yes'],
     ['RATE_LIMIT_MAX', '0'],
+    ['REQUEST_TIMEOUT_MS', '0'],
+    ['HEADERS_TIMEOUT_MS', '60000'],
+    ['KEEP_ALIVE_TIMEOUT_MS', 'soon'],
   ])('%s=%s stops the start with a message naming the setting', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrowError(ConfigError);
     try {

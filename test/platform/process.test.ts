@@ -45,7 +45,7 @@ describe('lastro serve on the embedded database', () => {
     const first = start(['serve'], { DATA_DIR: dataDir, PORT: String(port) });
     const healthy = await waitFor(
       async () => (await fetch(`http://127.0.0.1:${port}/health`)).status === 200,
-      15_000,
+      45_000,
     );
     expect(healthy, first.output()).toBe(true);
     expect((await fetch(`http://127.0.0.1:${port}/ready`)).status).toBe(200);

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../../platform/context.ts';
+import { databaseUnavailable } from '../../../platform/http-errors.ts';
 import type { App } from '../../../platform/schema.ts';
 import { ErrorBody } from '../../../platform/schema.ts';
 
@@ -30,15 +31,13 @@ export default function route(app: App, deps: Deps) {
         response: { 200: Status, 503: ErrorBody },
       },
     },
-    async (_request, reply) => {
+    async () => {
       try {
         await deps.db.query('SELECT 1');
-        return { data: { status: 'ready' } };
       } catch {
-        return reply
-          .status(503)
-          .send({ error: 'provider_unavailable', message: 'The database is not answering.' });
+        throw databaseUnavailable();
       }
+      return { data: { status: 'ready' } };
     },
   );
 }

@@ -23,7 +23,9 @@ export default function route(app: App, deps: Deps) {
       },
     },
     async (request, reply) => {
-      const result = await login(deps, request.body);
+      const result = await app.loginThrottle.guard(request.body.email, request.ip, () =>
+        login(deps, request.body),
+      );
       setSessionCookie(request, reply, result.session_token, result.expires_at);
       return { data: result };
     },
