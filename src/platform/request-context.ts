@@ -2,6 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Caller, Deps } from './context.ts';
 import { idempotencyKeyOf } from './idempotency.ts';
 
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
 /** What every service is given beside its transaction and input: `(tx, ctx, input)`. */
 export interface Ctx {
   deps: Deps;
@@ -23,8 +25,8 @@ export function contextOf(deps: Deps, request: FastifyRequest): Ctx {
     caller: request.caller,
     requestId: request.id,
     ip: request.ip,
-    // Reads never take the header, so a malformed one only matters on writes.
-    idempotencyKey: request.method === 'GET' ? undefined : idempotencyKeyOf(request),
+    // API.md: only POST, PUT and PATCH take the header; elsewhere it is ignored, malformed or not.
+    idempotencyKey: WRITE_METHODS.has(request.method) ? idempotencyKeyOf(request) : undefined,
   };
 }
 

@@ -333,6 +333,14 @@ describe('migration 0006_tenant_books on a database with data', () => {
     expect(drift.rows).toEqual([]);
   });
 
+  it('the invariant queries of docs/operations.md return no row on the upgraded database', async () => {
+    const doc = readFileSync(path.resolve(import.meta.dirname, '../../docs/operations.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('**Ledger invariant**'), doc.indexOf('**Service-wide totals**'));
+    const queries = [...section.matchAll(/`(SELECT [^`]+)`/g)].map((match) => match[1]!);
+    expect(queries.length).toBeGreaterThanOrEqual(3);
+    for (const query of queries) expect((await db.query(query)).rows, query).toEqual([]);
+  });
+
   it('service-wide totals are the sums of the workspaces’ shares', async () => {
     for (const environment of ['sandbox', 'live'] as const) {
       const expected = new Map<string, bigint>();

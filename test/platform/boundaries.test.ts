@@ -24,7 +24,9 @@ const rel = (file: string) => path.relative(SRC, file).split(path.sep).join('/')
 
 /** Every relative import of a file, resolved to a path under src (type-only imports included). */
 function importsOf(file: string, text = readFileSync(file, 'utf8')): string[] {
-  const specifiers = [...text.matchAll(/(?:import|export)[^'";]*?from\s*'(\.[^']+)'|import\s*'(\.[^']+)'/g)];
+  const specifiers = [
+    ...text.matchAll(/(?:import|export)[^'";]*?from\s*['"](\.[^'"]+)['"]|import\s*\(?\s*['"](\.[^'"]+)['"]/g),
+  ];
   return specifiers.map((match) => rel(path.resolve(path.dirname(file), (match[1] ?? match[2])!)));
 }
 
@@ -65,8 +67,9 @@ const TABLE_WRITERS: Record<string, string[]> = {
 
 /** The tables a file's SQL writes. */
 function tablesWritten(text: string): string[] {
+  // An optional schema before the table; an optional alias between an UPDATE's table and SET.
   const writes =
-    /\bINSERT\s+INTO\s+([a-z_]+)[\s(]|\bUPDATE\s+([a-z_]+)\s+SET\b|\bDELETE\s+FROM\s+([a-z_]+)\b/g;
+    /\bINSERT\s+INTO\s+(?:[a-z_]+\.)?([a-z_]+)[\s(]|\bUPDATE\s+(?:[a-z_]+\.)?([a-z_]+)(?:\s+(?:AS\s+)?[a-z_]+)?\s+SET\b|\bDELETE\s+FROM\s+(?:[a-z_]+\.)?([a-z_]+)\b/g;
   return [...text.matchAll(writes)].map((match) => (match[1] ?? match[2] ?? match[3])!);
 }
 
@@ -160,6 +163,13 @@ describe('boundaries', () => {
       text: "import '../../modules/pix/keys.ts';",
     };
     expect(importViolations([provider])).toHaveLength(2);
+    expect(importViolations([pix('g.ts', 'const repo = await import("../payments/repo.ts");')])).toHaveLength(
+      1,
+    );
+    expect(writeViolations([pix('h.ts', "tx.query(`UPDATE payments p SET status = 'x'`)")])).toHaveLength(1);
+    expect(
+      writeViolations([pix('i.ts', 'tx.query(`INSERT INTO public.payments (id) VALUES ($1)`)')]),
+    ).toHaveLength(1);
     const loop = [pix('e.ts', "import { f } from './f.ts';"), pix('f.ts', "import { e } from './e.ts';")];
     expect(cycles(loop)).toHaveLength(1);
   });

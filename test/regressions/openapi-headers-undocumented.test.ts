@@ -2,7 +2,7 @@
  * Finding: no route of the OpenAPI document declares the request headers the contract gives it:
  * `Idempotency-Key` (API.md: accepted on every POST/PUT/PATCH; a retry of a payout with it never pays
  * twice) and `X-Subaccount-Id` (API.md: accepted on balances, statement, pix… routes). The route
- * schemas (e.g. src/modules/pix/routes/payouts-create.ts:19-21, src/modules/ledger/routes/balances.ts:18-22)
+ * schemas (e.g. src/modules/pix/routes/payouts-create.ts:19-21, src/modules/balances/routes/balances.ts)
  * have no `headers` schema, so /openapi.json is silent on the one header that makes a payout safe to
  * retry, and on the Idempotency-Replayed response header.
  */

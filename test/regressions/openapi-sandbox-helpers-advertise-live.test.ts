@@ -2,7 +2,7 @@
  * Finding: the sandbox helpers (POST /v1/{env}/simulate/...) exist in sandbox only: API.md says
  * "a live path → 404", and they do answer 404 on /v1/live. Yet their OpenAPI `env` path parameter
  * (EnvParams/EnvIdParams, used by src/modules/pix/routes/simulate.ts:20 and
- * src/modules/sandbox/routes/cash-in.ts:16) lists `live` as a valid value, so the document advertises
+ * src/modules/pix/routes/simulate-cash-in.ts) lists `live` as a valid value, so the document advertises
  * /v1/live/simulate/... routes that do not exist.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

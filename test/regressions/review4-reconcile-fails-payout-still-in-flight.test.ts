@@ -3,7 +3,7 @@
  *
  * runDueJobs (src/platform/jobs.ts) parks a job as soon as its 25th attempt ends, and a handler that
  * runs past HANDLER_TIMEOUT_MS "ends" by timeout while it is still running: its provider call is still
- * in flight. reconcileProcessing (src/flows/outbound.ts) then sees a `created` payout with no
+ * in flight. the reconcile sweep (src/flows/outbound.ts) then sees a `created` payout with no
  * live job, asks the provider, hears `unknown` (the request has not landed yet), fails the payout with
  * provider_unreachable and returns amount + fee to available. When the in-flight sendPayout lands, the
  * provider pays the transfer out: the party keeps its money and the money also left. Nothing fences the

@@ -1,5 +1,5 @@
 /**
- * Review 4 finding (fixed): reconcileProcessing (src/flows/outbound.ts) now maps a provider `unknown`
+ * Review 4 finding (fixed): the reconcile sweep (src/flows/outbound.ts) now maps a provider `unknown`
  * to failed + refund for every payment it looks at, including one already `processing`. A payout is
  * only `processing` because the provider answered for it (recordOutcome), so the provider DID receive
  * it: an `unknown` from a status lookup then is a lookup glitch (replica lag, a PSP's partial outage),

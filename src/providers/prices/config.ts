@@ -60,7 +60,7 @@ export function loadPriceConfig(env: Env = process.env): PriceConfig {
   };
 }
 
-/** For the README's settings table once these join src/config.ts. */
+/** The price rows of the settings list (src/config.ts SETTINGS, mirrored by the README table). */
 export const PRICE_SETTINGS: { name: string; default: string; meaning: string }[] = [
   { name: 'PRICES_LIVE_SOURCE', default: 'none', meaning: 'live price source: none or binance' },
   { name: 'PRICES_BINANCE_URL', default: BINANCE_DEFAULT_URL, meaning: 'Binance spot REST base URL' },
