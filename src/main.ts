@@ -4,6 +4,8 @@ import { ConfigError, loadConfig } from './config.ts';
 import { migrate } from './db/migrate.ts';
 import { DataDirLockedError, openDatabase } from './db/open.ts';
 import { createDeps } from './deps.ts';
+import { KYC_USAGE, parseKycArgs, runKycDecide } from './modules/parties/cli.ts';
+import { AppError } from './platform/errors.ts';
 import { LOG_REDACT_PATHS } from './platform/logging.ts';
 import { resolveMasterKey } from './platform/master-key.ts';
 import { TaskRunner } from './platform/tasks.ts';
@@ -12,12 +14,15 @@ import { BACKGROUND_TASKS } from './worker.ts';
 const USAGE = `usage: lastro <command>
   serve [--no-workers]   start the HTTP API (and the background workers unless --no-workers)
   worker                 run only the background workers
-  migrate                apply database migrations and exit`;
+  migrate                apply database migrations and exit
+  kyc decide <case> approve|reject [--reason "<text>"]
+                         compliance's decision on a KYC case (the operator's command)`;
 
 async function main(argv: string[]): Promise<void> {
   const command = argv[0] ?? 'serve';
-  if (!['serve', 'worker', 'migrate'].includes(command)) {
-    console.error(USAGE);
+  const kycArgs = command === 'kyc' ? parseKycArgs(argv.slice(1)) : undefined;
+  if (!['serve', 'worker', 'migrate', 'kyc'].includes(command) || (command === 'kyc' && !kycArgs)) {
+    console.error(command === 'kyc' ? `usage: ${KYC_USAGE}` : USAGE);
     process.exit(2);
   }
   const config = loadConfig();
@@ -40,6 +45,19 @@ async function main(argv: string[]): Promise<void> {
       'MASTER_KEY is not set: generated one into DATA_DIR (set MASTER_KEY in production)',
     );
   const deps = createDeps(config, db, { masterKey: master.key });
+  if (kycArgs) {
+    try {
+      const decided = await runKycDecide(deps, kycArgs);
+      console.log(JSON.stringify(decided));
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      console.error(`lastro kyc: ${error.code}: ${error.message}`);
+      process.exitCode = 1;
+    } finally {
+      await db.close();
+    }
+    return;
+  }
 
   const runWorkers = command === 'worker' || !argv.includes('--no-workers');
   const runner = new TaskRunner(deps, runWorkers ? [...BACKGROUND_TASKS] : [], log);
