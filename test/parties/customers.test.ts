@@ -286,7 +286,7 @@ describe('PATCH /v1/{env}/customers/{id}', () => {
       metadata: { note: 'vip' },
       status: 'blocked',
     });
-    expect(res.json().data.updated_at >= customer.created_at).toBe(true);
+    expect(res.json().data.updated_at >= String(customer.created_at)).toBe(true);
     const events = await eventTypesOf(ctx, ws.owner.workspaceId);
     expect(events).toContainEqual({ type: 'customer.updated', object_id: customer.id });
     // The new name is what search finds.
