@@ -183,5 +183,5 @@ describe('lastro kyc decide', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 180_000);
 });
