@@ -12,13 +12,14 @@ import type { Tx } from './db/types.ts';
 import { MODULES } from './modules/index.ts';
 import { authenticate, requireSessionUser } from './platform/auth/authenticate.ts';
 import { LoginThrottle, memoryFailureStore, redisFailureStore } from './platform/auth/login-throttle.ts';
+import { checkPartyScope } from './platform/auth/party-scope.ts';
 import { answerClientError, answerFrameworkError } from './platform/client-errors.ts';
 import type { Deps, RouteEntry } from './platform/context.ts';
 import { AppError } from './platform/errors.ts';
 import { sendError } from './platform/http-errors.ts';
 import { runIdempotentWrite } from './platform/idempotency.ts';
 import { refuseHostileJson } from './platform/json-guard.ts';
-import { LOG_REDACT_PATHS } from './platform/logging.ts';
+import { LOG_REDACT_PATHS, redactUrl } from './platform/logging.ts';
 import {
   BODY_OPTIONAL,
   documentCommonHeaders,
@@ -55,6 +56,15 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     logger: options.logger ?? {
       level: deps.config.logLevel,
       redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
+      serializers: {
+        // Fastify's own request line, with query values that may hold a document censored.
+        req: (request: FastifyRequest) => ({
+          method: request.method,
+          url: redactUrl(request.url),
+          hostname: request.hostname,
+          remoteAddress: request.ip,
+        }),
+      },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: 1024 * 1024,
@@ -149,6 +159,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   app.addHook('preValidation', async (request) => {
     const schema = request.routeOptions.schema as Record<string, unknown> | undefined;
     if (schema?.[BODY_OPTIONAL] && (request.body === undefined || request.body === null)) request.body = {};
+    checkPartyScope(request);
   });
 
   // Lone surrogates and deep nesting: 400 before any schema, handler or the database sees them.

@@ -4,20 +4,27 @@ import { ConfigError, loadConfig } from './config.ts';
 import { migrate } from './db/migrate.ts';
 import { DataDirLockedError, openDatabase } from './db/open.ts';
 import { createDeps } from './deps.ts';
+import { MODULES } from './modules/index.ts';
 import { LOG_REDACT_PATHS } from './platform/logging.ts';
 import { resolveMasterKey } from './platform/master-key.ts';
 import { TaskRunner } from './platform/tasks.ts';
 import { BACKGROUND_TASKS } from './worker.ts';
 
+/** The operators' commands the modules bring (`lastro kyc decide …`). */
+const COMMANDS = MODULES.flatMap((module) => module.commands ?? []);
+
 const USAGE = `usage: lastro <command>
   serve [--no-workers]   start the HTTP API (and the background workers unless --no-workers)
   worker                 run only the background workers
-  migrate                apply database migrations and exit`;
+  migrate                apply database migrations and exit
+${COMMANDS.map((command) => `  ${command.usage}`).join('\n')}`;
 
 async function main(argv: string[]): Promise<void> {
   const command = argv[0] ?? 'serve';
-  if (!['serve', 'worker', 'migrate'].includes(command)) {
-    console.error(USAGE);
+  const operatorCommand = COMMANDS.find((candidate) => candidate.name === command);
+  const operatorArgs = operatorCommand?.parse(argv.slice(1));
+  if (!['serve', 'worker', 'migrate'].includes(command) && operatorArgs === undefined) {
+    console.error(operatorCommand ? `usage: lastro ${operatorCommand.usage}` : USAGE);
     process.exit(2);
   }
   const config = loadConfig();
@@ -40,6 +47,14 @@ async function main(argv: string[]): Promise<void> {
       'MASTER_KEY is not set: generated one into DATA_DIR (set MASTER_KEY in production)',
     );
   const deps = createDeps(config, db, { masterKey: master.key });
+  if (operatorCommand) {
+    try {
+      process.exitCode = await operatorCommand.run(deps, operatorArgs);
+    } finally {
+      await db.close();
+    }
+    return;
+  }
 
   const runWorkers = command === 'worker' || !argv.includes('--no-workers');
   const runner = new TaskRunner(deps, runWorkers ? [...BACKGROUND_TASKS] : [], log);

@@ -5,8 +5,10 @@ import balances from './balances/index.ts';
 import events from './events/index.ts';
 import health from './health/index.ts';
 import owner from './owner/index.ts';
+import parties from './parties/index.ts';
 import payments from './payments/index.ts';
 import pix from './pix/index.ts';
+import subaccounts from './subaccounts/index.ts';
 import webhooks from './webhooks/index.ts';
 import workspace from './workspace/index.ts';
 
@@ -16,6 +18,8 @@ export const MODULES: readonly ModuleManifest[] = [
   owner,
   apiKeys,
   workspace,
+  subaccounts,
+  parties,
   audit,
   balances,
   payments,

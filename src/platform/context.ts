@@ -35,10 +35,22 @@ export interface Caller {
 /** How a route authenticates: see platform/auth/authenticate.ts. */
 export type AuthMode = 'none' | 'user' | 'session' | 'workspace' | 'any';
 
+/**
+ * The kind of record a route's :id names. The shared auth suite uses it to check, on every such route,
+ * that another workspace's record (and, for a party-scoped key, another party's) answers 404.
+ */
+export type RecordKind = 'payment' | 'customer' | 'kyc_case' | 'subaccount';
+
 /** One registered route, as the shared auth and OpenAPI tests see it. */
 export interface RouteEntry {
   method: string;
   url: string;
-  config: { auth?: AuthMode; subaccount?: boolean; moneyMoving?: boolean; sandboxOnly?: boolean };
+  config: {
+    auth?: AuthMode;
+    subaccount?: boolean;
+    moneyMoving?: boolean;
+    sandboxOnly?: boolean;
+    record?: RecordKind;
+  };
   schema: { body?: unknown; querystring?: unknown; params?: unknown; response?: unknown; hide?: boolean };
 }

@@ -77,3 +77,4 @@ export function pgErrorCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null ? (error as { code?: string }).code : undefined;
 }
 export const LOCK_NOT_AVAILABLE = '55P03';
+export const UNIQUE_VIOLATION = '23505';

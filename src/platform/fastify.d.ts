@@ -2,7 +2,7 @@ import 'fastify';
 import type { Tx } from '../db/types.ts';
 import type { SessionUser } from './auth/authenticate.ts';
 import type { LoginThrottle } from './auth/login-throttle.ts';
-import type { AuthMode, Caller, RouteEntry } from './context.ts';
+import type { AuthMode, Caller, RecordKind, RouteEntry } from './context.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -13,8 +13,14 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     auth?: AuthMode;
-    /** The route accepts X-Subaccount-Id (spec rule 9). */
+    /**
+     * The route accepts X-Subaccount-Id (spec rule 9): set on the spec's acting groups only (balances,
+     * wallets, transactions/payments, statement, crypto, pix, payment-links, rfq); the shared auth suite
+     * checks the flag against the route's path.
+     */
     subaccount?: boolean;
+    /** What the route's :id names (see RecordKind). */
+    record?: RecordKind;
     /** A sandbox test helper: a live path answers 404. */
     sandboxOnly?: boolean;
     /** A money-moving create: its idempotency record never expires. */

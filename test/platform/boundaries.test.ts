@@ -43,6 +43,8 @@ const TABLE_WRITERS: Record<string, string[]> = {
   workspace_members: ['modules/workspace'],
   // A workspace is born with its default entity party, in the workspace's own insert.
   parties: ['modules/parties', 'modules/workspace'],
+  kyc_cases: ['modules/parties'],
+  kyc_rfi_items: ['modules/parties'],
   api_keys: ['modules/api-keys', 'platform/auth'],
   audit_events: ['platform/audit.ts'],
   idempotency_keys: ['platform/idempotency.ts'],

@@ -56,3 +56,21 @@ export async function defaultParty(q: Queryable, caller: Caller): Promise<string
 export async function owningParty(q: Queryable, caller: Caller, partyId?: string): Promise<string> {
   return partyId !== undefined ? checkParty(q, caller, partyId) : defaultParty(q, caller);
 }
+
+/** A blocked customer's money cannot move: every outgoing money route asks this of the paying party. */
+export function refuseBlocked(status: string | undefined): void {
+  if (status === 'blocked') {
+    throw forbidden(
+      'This customer is blocked: its money cannot move until the workspace sets its status back to active.',
+    );
+  }
+}
+
+/** The same check for a flow that has only the party's id. */
+export async function assertMayMoveMoney(q: Queryable, workspaceId: string, partyId: string): Promise<void> {
+  const { rows } = await q.query<{ status: string }>(
+    'SELECT status FROM parties WHERE workspace_id = $1 AND id = $2',
+    [workspaceId, partyId],
+  );
+  refuseBlocked(rows[0]?.status);
+}

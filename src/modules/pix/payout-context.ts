@@ -6,6 +6,8 @@ import { requestedParty } from '../parties/service.ts';
 
 export interface PayoutContext {
   partyId: string;
+  /** active or blocked: a blocked customer's money cannot move. */
+  partyStatus: string;
   kycStatus: string;
   settlement: {
     pix_key: string;
@@ -18,12 +20,13 @@ export interface PayoutContext {
 
 /**
  * Everything a payout reads before it writes, in one round trip: the paying party (the requested
- * one, else the default), its KYC status, the settlement key and the payout fee schedule. A payout
+ * one, else the default), its status and live KYC status, the settlement key and the payout fee schedule. A payout
  * is on the hot path of a merchant's balance, and every statement saved is latency saved.
  */
 export async function loadPayoutContext(tx: Tx, caller: Caller, partyId?: string): Promise<PayoutContext> {
   const { rows } = await tx.query<{
     party_id: string;
+    party_status: string;
     kyc_status: string;
     pix_key: string | null;
     pix_key_type: PixKeyType | null;
@@ -32,7 +35,7 @@ export async function loadPayoutContext(tx: Tx, caller: Caller, partyId?: string
     fixed_minor: bigint | null;
     bps: number | null;
   }>(
-    `SELECT p.id AS party_id, p.kyc_status, sk.pix_key, sk.pix_key_type, sk.holder_name, sk.holder_document,
+    `SELECT p.id AS party_id, p.status AS party_status, p.kyc_status, sk.pix_key, sk.pix_key_type, sk.holder_name, sk.holder_document,
             fs.fixed_minor, fs.bps
        FROM parties p
        LEFT JOIN settlement_keys sk ON sk.workspace_id = p.workspace_id AND sk.environment = $2
@@ -45,6 +48,7 @@ export async function loadPayoutContext(tx: Tx, caller: Caller, partyId?: string
   if (!row) throw notFound('Party');
   return {
     partyId: row.party_id,
+    partyStatus: row.party_status,
     kycStatus: row.kyc_status,
     settlement: row.pix_key
       ? {

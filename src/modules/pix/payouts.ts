@@ -4,6 +4,7 @@ import { AppError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Ctx } from '../../platform/request-context.ts';
 import { type PixKeyType, parsePixKey } from '../../providers/pix/keys.ts';
+import { refuseBlocked } from '../parties/service.ts';
 import { createPayment } from '../payments/service.ts';
 import { computeFee, DEFAULT_FEES } from './fees.ts';
 import { loadPayoutContext } from './payout-context.ts';
@@ -24,8 +25,10 @@ export interface PayoutInput {
 }
 
 /**
- * Starts a PIX payout in the caller's transaction, checks in API.md's order: body (400) →
- * settlement key (403) → KYC in live (403) → balance (422) → provider (503). Amount + fee move
+ * Starts a PIX payout in the caller's transaction, checks in API.md's order: body (400) → the paying
+ * party (404 unknown, 403 outside a party-scoped key or blocked) → settlement key (403) → KYC in live
+ * (403) → balance (422) → provider (503). A blocked party is refused before the settlement key: like the
+ * party scope, it is about who may move the money, not about how it would travel. Amount + fee move
  * available → locked here; the provider is called by the send job after commit.
  */
 export async function createPayout(tx: Tx, ctx: Ctx, input: PayoutInput) {
@@ -42,6 +45,7 @@ export async function createPayout(tx: Tx, ctx: Ctx, input: PayoutInput) {
   }
   const context = await loadPayoutContext(tx, caller, input.party_id);
   const { partyId, settlement } = context;
+  refuseBlocked(context.partyStatus);
   if (!settlement) {
     throw new AppError(
       'settlement_key_required',

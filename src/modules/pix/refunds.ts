@@ -4,6 +4,7 @@ import { parseAmount } from '../../ledger/currency.ts';
 import { AppError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Ctx } from '../../platform/request-context.ts';
+import { assertMayMoveMoney } from '../parties/service.ts';
 import { createPayment, lockPayment } from '../payments/service.ts';
 import { pixTransfers } from './transfers.ts';
 
@@ -23,6 +24,7 @@ export async function createRefund(
   const originalId = input.payment_id;
   const scope = { workspaceId: caller.workspaceId, environment: caller.environment, partyId: caller.partyId };
   const original = await lockPayment(tx, scope, originalId);
+  await assertMayMoveMoney(tx, original.workspace_id, original.party_id);
   if (original.kind !== 'pix_cash_in' || original.status !== 'completed') {
     throw new AppError('invalid_state', 'Only a completed PIX cash-in can be refunded.');
   }

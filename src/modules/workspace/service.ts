@@ -35,3 +35,9 @@ export async function createWorkspace(tx: Tx, input: NewWorkspace & { ownerId?: 
   if (input.ownerId) await addMember(tx, workspace.id, input.ownerId);
   return workspace;
 }
+
+/** A workspace as stored, for the modules that build on it (sub-accounts). */
+export const findWorkspaceRow = (q: Queryable, id: string) => findWorkspace(q, id);
+
+export { findChildWorkspace, listChildWorkspaces } from './children.ts';
+export type { WorkspaceRow } from './repo.ts';

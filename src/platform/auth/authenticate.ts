@@ -85,8 +85,10 @@ export async function authenticate(deps: Deps, request: FastifyRequest): Promise
   if (parsed.kind === 'session') {
     const session = await findSession(deps, token);
     if (!session) throw invalidCredentials();
+    // A member of the workspace, or of its parent: the parent's owners manage their sub-accounts.
     const { rows } = await deps.db.query(
-      'SELECT 1 FROM workspace_members WHERE workspace_id = $1 AND user_id = $2',
+      `SELECT 1 FROM workspaces w JOIN workspace_members m ON m.workspace_id IN (w.id, w.parent_workspace_id)
+        WHERE w.id = $1 AND m.user_id = $2 LIMIT 1`,
       [workspaceId, session.userId],
     );
     if (rows.length === 0) throw invalidCredentials();

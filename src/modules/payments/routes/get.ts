@@ -8,7 +8,7 @@ export default function route(app: App, deps: Deps) {
   app.get(
     '/v1/:env/payments/:id',
     {
-      config: { auth: 'any', subaccount: true },
+      config: { auth: 'any', subaccount: true, record: 'payment' },
       schema: {
         tags: ['payments'],
         summary: 'A payment of this environment',

@@ -15,7 +15,7 @@ export default function route(app: App, deps: Deps) {
         summary:
           'Start a PIX payout; amount + fee are debited at once. With an API key it pays the settlement key.',
         description:
-          'Checks, in order: body (400), settlement key (403 settlement_key_required), KYC in live (403 kyc_not_approved), balance (422 insufficient_balance), provider (503 provider_unavailable). Send Idempotency-Key: a retry never pays twice.',
+          'Checks, in order: body (400), paying party (403 forbidden when blocked or outside a party-scoped key), settlement key (403 settlement_key_required), KYC in live (403 kyc_not_approved), balance (422 insufficient_balance), provider (503 provider_unavailable). Send Idempotency-Key: a retry never pays twice.',
         params: EnvParams,
         body: PayoutBody,
         response: respond(Payment),

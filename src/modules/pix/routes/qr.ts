@@ -19,7 +19,7 @@ export default function route(app: App, deps: Deps) {
     app.get(
       `/v1/:env/payments/:id/qr.${extension}`,
       {
-        config: { auth: 'any', subaccount: true },
+        config: { auth: 'any', subaccount: true, record: 'payment' },
         schema: {
           tags: ['pix'],
           summary: `The charge's BR Code as a QR image (${extension.toUpperCase()})`,

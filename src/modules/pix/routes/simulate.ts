@@ -7,7 +7,7 @@ import { Payment } from '../../payments/schemas.ts';
 import { simulateExpire, simulateOutcome, simulatePay } from '../simulate.ts';
 
 // Sandbox PIX helpers count among the spec's pix routes: a parent funds and settles its sub-accounts too.
-const config = { auth: 'any', subaccount: true, sandboxOnly: true } as const;
+const config = { auth: 'any', subaccount: true, record: 'payment', sandboxOnly: true } as const;
 const tags = ['sandbox'];
 
 /** The four payment helpers of API.md: pay, complete, fail, expire (sandbox only; live → 404). */

@@ -1,0 +1,26 @@
+import { Type } from 'typebox';
+import type { Deps } from '../../../platform/context.ts';
+import { PageQuery } from '../../../platform/pagination.ts';
+import { contextOf } from '../../../platform/request-context.ts';
+import { type App, EnvIdParams, respond } from '../../../platform/schema.ts';
+import { listRfis } from '../kyc.ts';
+import { RfiItem } from '../schemas.ts';
+
+export default function route(app: App, deps: Deps) {
+  app.get(
+    '/v1/:env/kyc/:id/rfi',
+    {
+      config: { auth: 'any', record: 'kyc_case' },
+      schema: {
+        tags: ['kyc'],
+        summary: "Compliance's requests for more information on the case, newest first",
+        params: EnvIdParams,
+        querystring: Type.Object(PageQuery()),
+        response: respond(Type.Array(RfiItem)),
+      },
+    },
+    async (request) => ({
+      data: await listRfis(deps.db, contextOf(deps, request), { ...request.query, id: request.params.id }),
+    }),
+  );
+}
