@@ -7,6 +7,7 @@ import health from './health/index.ts';
 import owner from './owner/index.ts';
 import payments from './payments/index.ts';
 import pix from './pix/index.ts';
+import rfq from './rfq/index.ts';
 import webhooks from './webhooks/index.ts';
 import workspace from './workspace/index.ts';
 
@@ -22,4 +23,5 @@ export const MODULES: readonly ModuleManifest[] = [
   events,
   webhooks,
   pix,
+  rfq,
 ];
