@@ -17,6 +17,8 @@ export interface Config {
   rateLimitWindowMs: number;
   redisUrl: string | undefined;
   sessionTtlHours: number;
+  /** How long an RFQ quote can be executed after it is made. */
+  rfqQuoteTtlSeconds: number;
   /** Price sources (src/providers/prices/config.ts). */
   prices: PriceConfig;
   /** A request (headers and body) must arrive within this; an idle connection is closed after it. */
@@ -94,6 +96,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1000, 3_600_000),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 12, 1, 24 * 30),
+    rfqQuoteTtlSeconds: integer(env, 'RFQ_QUOTE_TTL_SECONDS', 30, 1, 3600),
     prices: loadPriceConfig(env),
     requestTimeoutMs,
     headersTimeoutMs,
@@ -127,6 +130,7 @@ export const SETTINGS: { name: string; default: string; meaning: string }[] = [
     meaning: 'share rate-limit and failed-login counters between processes',
   },
   { name: 'SESSION_TTL_HOURS', default: '12', meaning: 'dashboard session lifetime' },
+  { name: 'RFQ_QUOTE_TTL_SECONDS', default: '30', meaning: 'how long an RFQ quote can be executed, 1..3600' },
   ...PRICE_SETTINGS,
   {
     name: 'REQUEST_TIMEOUT_MS',

@@ -8,6 +8,7 @@ import owner from './owner/index.ts';
 import parties from './parties/index.ts';
 import payments from './payments/index.ts';
 import pix from './pix/index.ts';
+import rfq from './rfq/index.ts';
 import subaccounts from './subaccounts/index.ts';
 import webhooks from './webhooks/index.ts';
 import workspace from './workspace/index.ts';
@@ -26,4 +27,5 @@ export const MODULES: readonly ModuleManifest[] = [
   events,
   webhooks,
   pix,
+  rfq,
 ];

@@ -64,6 +64,8 @@ const TABLE_WRITERS: Record<string, string[]> = {
   sandbox_pix_transfers: ['providers/pix'],
   sandbox_chain_transfers: ['providers/chain'],
   kms_keys: ['providers/kms'],
+  rfq_quotes: ['modules/rfq'],
+  rfq_pricing: ['modules/rfq'],
   schema_migrations: ['db'],
 };
 

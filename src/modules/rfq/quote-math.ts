@@ -70,7 +70,8 @@ function wholeBps(name: string, value: number, max: number): number {
   return value;
 }
 
-function pair(base: string, quote: string): [Currency, Currency] {
+/** The pair as currencies, or the QuoteMathError a quote of it would fail with (checked before any price is fetched). */
+export function pair(base: string, quote: string): [Currency, Currency] {
   for (const code of [base, quote]) {
     if (!isCurrency(code)) {
       throw new QuoteMathError(
