@@ -15,7 +15,7 @@ import { LoginThrottle, memoryFailureStore, redisFailureStore } from './platform
 import { checkPartyScope } from './platform/auth/party-scope.ts';
 import { answerClientError, answerFrameworkError } from './platform/client-errors.ts';
 import type { Deps, RouteEntry } from './platform/context.ts';
-import { AppError } from './platform/errors.ts';
+import { AppError, ERROR_STATUS } from './platform/errors.ts';
 import { sendError } from './platform/http-errors.ts';
 import { runIdempotentWrite } from './platform/idempotency.ts';
 import { refuseHostileJson } from './platform/json-guard.ts';
@@ -124,8 +124,10 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
       redis ? redisFailureStore(redis) : memoryFailureStore(() => deps.clock.now().getTime()),
     ),
   );
+  // Not per route (the plugin's default adds its hook after the app's hooks, so after authentication):
+  // one app-level hook below, registered before authentication, so every request is counted first.
   await app.register(rateLimit, {
-    global: true,
+    global: false,
     ...(redis ? { redis, nameSpace: 'lastro-rl:', skipOnError: true } : {}),
     max: deps.config.rateLimitMax,
     timeWindow: deps.config.rateLimitWindowMs,
@@ -142,15 +144,36 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
       ),
   });
 
+  app.addHook('onRequest', app.rateLimit());
+  // A request that fails authentication also spends its address's allowance, so invented tokens
+  // (each its own credential key) cannot buy fresh allowances.
+  const failedAuthLimit = app.createRateLimit({ keyGenerator: (request) => `auth-failed:${request.ip}` });
+  const chargeFailedAuth = async (request: FastifyRequest, error: unknown) => {
+    if (!(error instanceof AppError) || ERROR_STATUS[error.code] !== 401) return;
+    const verdict = await failedAuthLimit(request);
+    if (!verdict.isAllowed && verdict.isExceeded) {
+      const seconds = String(verdict.ttlInSeconds);
+      throw new AppError('rate_limited', `Too many failed authentications; retry in ${seconds} s.`, undefined, {
+        'retry-after': seconds,
+      });
+    }
+  };
+
   app.addHook('onRequest', async (request, reply) => {
     const url = request.routeOptions.url;
     const mode = request.routeOptions.config.auth;
     if (mode === 'user') {
-      request.sessionUser = await requireSessionUser(deps, request);
+      request.sessionUser = await requireSessionUser(deps, request).catch(async (error) => {
+        await chargeFailedAuth(request, error);
+        throw error;
+      });
       return;
     }
     if (!url?.startsWith('/v1/:env') || mode === 'none') return;
-    request.caller = await authenticate(deps, request);
+    request.caller = await authenticate(deps, request).catch(async (error) => {
+      await chargeFailedAuth(request, error);
+      throw error;
+    });
     request.log = request.log.child({ workspace_id: request.caller.workspaceId });
     reply.log = request.log;
   });

@@ -7,32 +7,64 @@ export const MAX_JSON_DEPTH = 32;
 /** With the u flag a well-formed pair is one code point, so only a lone surrogate matches. */
 const LONE_SURROGATE = /\p{Cs}/u;
 
+interface Frame {
+  value: object;
+  depth: number;
+  key: string;
+  parent: Frame | undefined;
+}
+
+/** The dotted path of a frame's child, built only once something is wrong. */
+function fieldOf(frame: Frame | undefined, key?: string): string {
+  const keys: string[] = key === undefined ? [] : [key];
+  for (let at = frame; at; at = at.parent) keys.push(at.key);
+  return keys.reverse().join('.');
+}
+
 /**
  * The first thing in a parsed JSON body that no stored field may hold: a string or key with a lone
  * UTF-16 surrogate (valid JSON, not valid Unicode: PostgreSQL refuses it), or nesting past
  * MAX_JSON_DEPTH (deep enough to overflow the stack of recursive code, JSON.stringify among it).
- * Walks with its own stack, so the check itself cannot overflow.
+ * Walks with its own stack, so the check itself cannot overflow, and pushes only objects and arrays:
+ * a megabyte of numbers costs about what parsing it did.
  */
 export function hostileJson(body: unknown): ErrorDetail | undefined {
-  const stack: { value: unknown; field: string; depth: number }[] = [
-    { value: body, field: 'body', depth: 0 },
-  ];
-  for (let item = stack.pop(); item; item = stack.pop()) {
-    const { value, field, depth } = item;
-    if (typeof value === 'string') {
-      if (LONE_SURROGATE.test(value)) return { field, issue: 'must be valid Unicode (a lone surrogate)' };
-      continue;
+  if (typeof body === 'string') {
+    return LONE_SURROGATE.test(body)
+      ? { field: 'body', issue: 'must be valid Unicode (a lone surrogate)' }
+      : undefined;
+  }
+  if (typeof body !== 'object' || body === null) return undefined;
+  const stack: Frame[] = [{ value: body, depth: 0, key: 'body', parent: undefined }];
+  for (let frame = stack.pop(); frame; frame = stack.pop()) {
+    if (frame.depth > MAX_JSON_DEPTH) {
+      return { field: fieldOf(frame), issue: `must not nest deeper than ${MAX_JSON_DEPTH} levels` };
     }
-    if (typeof value !== 'object' || value === null) continue;
-    if (depth > MAX_JSON_DEPTH) return { field, issue: `must not nest deeper than ${MAX_JSON_DEPTH} levels` };
-    const entries = Array.isArray(value)
-      ? value.map((v, i) => [String(i), v] as const)
-      : Object.entries(value);
-    // Pushed last first, so fields are checked (and the first bad one named) in document order.
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [key, child] = entries[i]!;
-      if (LONE_SURROGATE.test(key)) return { field, issue: 'keys must be valid Unicode (a lone surrogate)' };
-      stack.push({ value: child, field: `${field}.${key}`, depth: depth + 1 });
+    const children: [string, unknown][] = [];
+    if (Array.isArray(frame.value)) {
+      const array = frame.value as unknown[];
+      for (let i = 0; i < array.length; i++) {
+        const child = array[i];
+        if (typeof child === 'string' && LONE_SURROGATE.test(child)) {
+          return { field: fieldOf(frame, String(i)), issue: 'must be valid Unicode (a lone surrogate)' };
+        }
+        if (typeof child === 'object' && child !== null) children.push([String(i), child]);
+      }
+    } else {
+      for (const key in frame.value) {
+        if (LONE_SURROGATE.test(key))
+          return { field: fieldOf(frame), issue: 'keys must be valid Unicode (a lone surrogate)' };
+        const child = (frame.value as Record<string, unknown>)[key];
+        if (typeof child === 'string' && LONE_SURROGATE.test(child)) {
+          return { field: fieldOf(frame, key), issue: 'must be valid Unicode (a lone surrogate)' };
+        }
+        if (typeof child === 'object' && child !== null) children.push([key, child]);
+      }
+    }
+    // Nested objects are pushed last first, so they are walked in document order.
+    for (let i = children.length - 1; i >= 0; i--) {
+      const [key, child] = children[i]!;
+      stack.push({ value: child as object, depth: frame.depth + 1, key, parent: frame });
     }
   }
   return undefined;

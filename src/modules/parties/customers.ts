@@ -16,13 +16,39 @@ import { sealDocument, searchDocumentHash } from './documents.ts';
 import * as repo from './repo.ts';
 import type { CustomerCreateInput, CustomerListInput, CustomerPatchInput, CustomerView } from './schemas.ts';
 
-/** Lower case without accents: what search compares, on both sides. */
+/** Letters NFKD does not take apart into a base letter and a mark. */
+const FOLDED_LETTERS: Record<string, string> = {
+  ł: 'l',
+  Ł: 'L',
+  ø: 'o',
+  Ø: 'O',
+  ß: 'ss',
+  æ: 'ae',
+  Æ: 'AE',
+  đ: 'd',
+  Đ: 'D',
+};
+
+/** Lower case without accents (compatibility forms folded too): what search compares, on both sides. */
 export const foldText = (text: string) =>
   text
-    .normalize('NFD')
-    .replace(/\p{Diacritic}/gu, '')
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[łŁøØßæÆđĐ]/g, (letter) => FOLDED_LETTERS[letter] ?? letter)
     .toLowerCase()
     .trim();
+
+/**
+ * The customer as events carry it: the outbox keeps payloads as plain JSON (and webhooks send them
+ * on), so the document travels masked to its last two characters; GET returns it whole.
+ */
+const eventObject = (view: CustomerView): CustomerView => ({
+  ...view,
+  document_number:
+    view.document_number === null
+      ? null
+      : `${'*'.repeat(view.document_number.length - 2)}${view.document_number.slice(-2)}`,
+});
 
 const searchTextOf = (fields: (string | null | undefined)[]) =>
   fields
@@ -90,7 +116,7 @@ export async function createCustomer(tx: Tx, ctx: Ctx, input: CustomerCreateInpu
     workspaceId: caller.workspaceId,
     environment: caller.environment,
     type: 'customer.created',
-    object: view,
+    object: eventObject(view),
     at,
   });
   await auditAction(tx, ctx, 'customer.created', { type: 'party', id: row.id });
@@ -152,7 +178,7 @@ export async function updateCustomer(
     workspaceId: caller.workspaceId,
     environment: caller.environment,
     type: 'customer.updated',
-    object: view,
+    object: eventObject(view),
     at,
   });
   const changed = Object.keys(input).filter((key) => key !== 'id');

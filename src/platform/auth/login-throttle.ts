@@ -7,11 +7,12 @@ export const LOGIN_FAILURES_PER_ACCOUNT = 10;
 export const LOGIN_FAILURES_PER_ADDRESS = 50;
 export const LOGIN_WINDOW_MS = 15 * 60_000;
 
-/** Failures counted under a key for a window that starts with the first one. */
+/** Attempts counted under a key for a window that starts with the first one. */
 export interface FailureStore {
-  /** The current count and the milliseconds left in its window. */
-  get(key: string): Promise<{ count: number; ttlMs: number }>;
-  increment(key: string, windowMs: number): Promise<void>;
+  /** Counts one more attempt at once (atomically) and returns the new count and the window's time left. */
+  claim(key: string, windowMs: number): Promise<{ count: number; ttlMs: number }>;
+  /** Takes back one claimed attempt (it succeeded, or never reached the password check). */
+  release(key: string): Promise<void>;
   reset(key: string): Promise<void>;
 }
 
@@ -32,17 +33,19 @@ export function memoryFailureStore(now: () => number = Date.now): FailureStore {
     }
   };
   return {
-    async get(key) {
-      const entry = live(key);
-      return entry ? { count: entry.count, ttlMs: entry.resetAt - now() } : { count: 0, ttlMs: 0 };
-    },
-    async increment(key, windowMs) {
-      const entry = live(key);
+    async claim(key, windowMs) {
+      let entry = live(key);
       if (entry) entry.count++;
       else {
         if (entries.size >= 10_000) sweep();
-        entries.set(key, { count: 1, resetAt: now() + windowMs });
+        entry = { count: 1, resetAt: now() + windowMs };
+        entries.set(key, entry);
       }
+      return { count: entry.count, ttlMs: entry.resetAt - now() };
+    },
+    async release(key) {
+      const entry = live(key);
+      if (entry && entry.count > 0) entry.count--;
     },
     async reset(key) {
       entries.delete(key);
@@ -53,21 +56,21 @@ export function memoryFailureStore(now: () => number = Date.now): FailureStore {
 /** Counters shared by every API process. Like the rate limiter, a Redis outage lets logins through. */
 export function redisFailureStore(redis: Redis, prefix = 'lastro-login:'): FailureStore {
   return {
-    async get(key) {
+    async claim(key, windowMs) {
       try {
-        const [count, ttl] = await Promise.all([redis.get(prefix + key), redis.pttl(prefix + key)]);
-        return { count: Number(count ?? 0), ttlMs: Math.max(0, ttl) };
+        const count = await redis.incr(prefix + key);
+        let ttl = await redis.pttl(prefix + key);
+        if (ttl < 0) {
+          await redis.pexpire(prefix + key, windowMs);
+          ttl = windowMs;
+        }
+        return { count, ttlMs: ttl };
       } catch {
         return { count: 0, ttlMs: 0 };
       }
     },
-    async increment(key, windowMs) {
-      try {
-        const count = await redis.incr(prefix + key);
-        if (count === 1 || (await redis.pttl(prefix + key)) < 0) await redis.pexpire(prefix + key, windowMs);
-      } catch {
-        // counted nowhere: see above
-      }
+    async release(key) {
+      await redis.decr(prefix + key).catch(() => {});
     },
     async reset(key) {
       await redis.del(prefix + key).catch(() => {});
@@ -80,7 +83,8 @@ const FAILURES = new Set(['invalid_credentials', 'otp_invalid']);
 /**
  * Limits failed logins per account and per address: past the limit, a login is refused with 429
  * rate_limited before the password is even checked, so a guess that happens to be right confirms
- * nothing. Only wrong passwords and one-time codes count; a success clears the account's count.
+ * nothing. Each attempt claims its slot first; only wrong passwords and one-time codes keep it, and a
+ * success clears the account's count.
  */
 export class LoginThrottle {
   constructor(private readonly store: FailureStore) {}
@@ -88,10 +92,14 @@ export class LoginThrottle {
   async guard<T>(email: string, address: string, login: () => Promise<T>): Promise<T> {
     const account = `account:${sha256(email.trim().toLowerCase()).toString('base64')}`;
     const client = `address:${address}`;
-    const [byAccount, byAddress] = await Promise.all([this.store.get(account), this.store.get(client)]);
+    // The attempt is counted before the password is checked, so concurrent guesses see each other.
+    const [byAccount, byAddress] = await Promise.all([
+      this.store.claim(account, LOGIN_WINDOW_MS),
+      this.store.claim(client, LOGIN_WINDOW_MS),
+    ]);
     const blocked = [
-      byAccount.count >= LOGIN_FAILURES_PER_ACCOUNT ? byAccount.ttlMs : 0,
-      byAddress.count >= LOGIN_FAILURES_PER_ADDRESS ? byAddress.ttlMs : 0,
+      byAccount.count > LOGIN_FAILURES_PER_ACCOUNT ? byAccount.ttlMs : 0,
+      byAddress.count > LOGIN_FAILURES_PER_ADDRESS ? byAddress.ttlMs : 0,
     ].filter((ttl) => ttl > 0);
     if (blocked.length > 0) {
       const seconds = Math.ceil(Math.max(...blocked) / 1000);
@@ -101,14 +109,12 @@ export class LoginThrottle {
     }
     try {
       const result = await login();
-      await this.store.reset(account);
+      await Promise.all([this.store.reset(account), this.store.release(client)]);
       return result;
     } catch (error) {
-      if (error instanceof AppError && FAILURES.has(error.code)) {
-        await Promise.all([
-          this.store.increment(account, LOGIN_WINDOW_MS),
-          this.store.increment(client, LOGIN_WINDOW_MS),
-        ]);
+      // Only a wrong password or one-time code keeps its claim; anything else was no guess.
+      if (!(error instanceof AppError && FAILURES.has(error.code))) {
+        await Promise.all([this.store.release(account), this.store.release(client)]);
       }
       throw error;
     }
