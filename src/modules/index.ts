@@ -2,11 +2,13 @@ import type { ModuleManifest } from '../platform/module.ts';
 import apiKeys from './api-keys/index.ts';
 import audit from './audit/index.ts';
 import balances from './balances/index.ts';
+import crypto from './crypto/index.ts';
 import events from './events/index.ts';
 import health from './health/index.ts';
 import owner from './owner/index.ts';
 import payments from './payments/index.ts';
 import pix from './pix/index.ts';
+import wallets from './wallets/index.ts';
 import webhooks from './webhooks/index.ts';
 import workspace from './workspace/index.ts';
 
@@ -22,4 +24,6 @@ export const MODULES: readonly ModuleManifest[] = [
   events,
   webhooks,
   pix,
+  wallets,
+  crypto,
 ];

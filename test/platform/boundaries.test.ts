@@ -60,6 +60,10 @@ const TABLE_WRITERS: Record<string, string[]> = {
   sandbox_pix_transfers: ['providers/pix'],
   sandbox_chain_transfers: ['providers/chain'],
   kms_keys: ['providers/kms'],
+  wallets: ['modules/wallets'],
+  whitelist_addresses: ['modules/wallets'],
+  crypto_deposits: ['modules/crypto'],
+  chain_watch_cursors: ['modules/crypto'],
   schema_migrations: ['db'],
 };
 
