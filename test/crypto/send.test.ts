@@ -437,3 +437,15 @@ describe('parties and sub-accounts', () => {
     expect(rows).toEqual([{ workspace_id: child.id }]);
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('documents X-OTP-Code beside Idempotency-Key and X-Subaccount-Id on crypto send', async () => {
+    const document = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const parameters = document.paths['/v1/{env}/crypto/send'].post.parameters as {
+      in: string;
+      name: string;
+    }[];
+    const headers = parameters.filter((p) => p.in === 'header').map((p) => p.name.toLowerCase());
+    expect(headers).toEqual(expect.arrayContaining(['x-otp-code', 'idempotency-key', 'x-subaccount-id']));
+  });
+});
