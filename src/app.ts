@@ -153,9 +153,14 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     const verdict = await failedAuthLimit(request);
     if (!verdict.isAllowed && verdict.isExceeded) {
       const seconds = String(verdict.ttlInSeconds);
-      throw new AppError('rate_limited', `Too many failed authentications; retry in ${seconds} s.`, undefined, {
-        'retry-after': seconds,
-      });
+      throw new AppError(
+        'rate_limited',
+        `Too many failed authentications; retry in ${seconds} s.`,
+        undefined,
+        {
+          'retry-after': seconds,
+        },
+      );
     }
   };
 

@@ -2,6 +2,7 @@ import type { ModuleManifest } from '../platform/module.ts';
 import apiKeys from './api-keys/index.ts';
 import audit from './audit/index.ts';
 import balances from './balances/index.ts';
+import crypto from './crypto/index.ts';
 import events from './events/index.ts';
 import health from './health/index.ts';
 import owner from './owner/index.ts';
@@ -10,6 +11,7 @@ import payments from './payments/index.ts';
 import pix from './pix/index.ts';
 import rfq from './rfq/index.ts';
 import subaccounts from './subaccounts/index.ts';
+import wallets from './wallets/index.ts';
 import webhooks from './webhooks/index.ts';
 import workspace from './workspace/index.ts';
 
@@ -28,4 +30,6 @@ export const MODULES: readonly ModuleManifest[] = [
   webhooks,
   pix,
   rfq,
+  wallets,
+  crypto,
 ];

@@ -39,7 +39,7 @@ export type AuthMode = 'none' | 'user' | 'session' | 'workspace' | 'any';
  * The kind of record a route's :id names. The shared auth suite uses it to check, on every such route,
  * that another workspace's record (and, for a party-scoped key, another party's) answers 404.
  */
-export type RecordKind = 'payment' | 'customer' | 'kyc_case' | 'subaccount' | 'quote';
+export type RecordKind = 'payment' | 'customer' | 'kyc_case' | 'subaccount' | 'quote' | 'wallet';
 
 /** One registered route, as the shared auth and OpenAPI tests see it. */
 export interface RouteEntry {

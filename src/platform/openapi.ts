@@ -40,7 +40,10 @@ export function documentCommonHeaders(route: RouteOptions): void {
     headers['x-subaccount-id'] = Type.Optional(SubaccountHeader);
   }
   if (Object.keys(headers).length === 0) return;
-  route.schema = { ...route.schema, headers: Type.Object(headers) };
+  // A route's own headers (X-OTP-Code on crypto send) stay beside the common ones.
+  const own = (route.schema?.headers as { properties?: Record<string, ReturnType<typeof Type.Optional>> })
+    ?.properties;
+  route.schema = { ...route.schema, headers: Type.Object({ ...own, ...headers }) };
 }
 
 export interface OpenApiDocument {

@@ -7,119 +7,18 @@
  * kill: that is the window between the commit of the payout (payment, debit, send job) and the
  * worker's call, made deterministic.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
-import { afterAll, describe, expect, inject, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { openDatabase } from '../../src/db/open.ts';
-import type { Database } from '../../src/db/types.ts';
-import { onRealPostgres } from '../support/database.ts';
-import { testServerUrl, withDatabase } from '../support/database-url.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { serverHarness } from '../support/server-process.ts';
 import { CPF, SETTLEMENT_KEY } from './support.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const dataDir = mkdtempSync(path.join(tmpdir(), 'lastro-crash-'));
-const port = 41_000 + (process.pid % 1000);
-const base = `http://127.0.0.1:${port}`;
-const children: ChildProcess[] = [];
-const scratchDb = `lastro_crash_${inject('runId')}_${process.pid}`;
-let databaseUrl = '';
+const server = serverHarness('crash', 0);
+const { call, start, waitFor, withServerDb, base } = server;
 
-const env = () => ({
-  ...process.env,
-  DATA_DIR: dataDir,
-  PORT: String(port),
-  DATABASE_URL: databaseUrl,
-  TEST_DATABASE_URL: '',
-  SANDBOX_SETTLE_MS: '200',
-  MASTER_KEY: masterKey,
-  RATE_LIMIT_MAX: '100000',
-  LOG_LEVEL: 'warn',
-});
-const masterKey = randomBytes(32).toString('hex');
-
-function start(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
-    cwd: root,
-    env: env(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
-  );
-  return { child, output: () => output, exited };
-}
-
-async function waitFor(check: () => Promise<boolean>, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check().catch(() => false)) return true;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return false;
-}
-
-async function call(
-  method: string,
-  url: string,
-  token: string | null,
-  workspaceId: string | null,
-  body?: unknown,
-  headers: Record<string, string> = {},
-) {
-  const res = await fetch(`${base}${url}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(workspaceId ? { 'x-workspace-id': workspaceId } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...headers,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null, text };
-}
-
-/** The server's database, opened from this process while no server runs (PGlite) or beside it. */
-async function withServerDb<T>(fn: (db: Database) => Promise<T>): Promise<T> {
-  const db = await openDatabase(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl }));
-  try {
-    return await fn(db);
-  } finally {
-    await db.close();
-  }
-}
-
-afterAll(async () => {
-  for (const child of children)
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  rmSync(dataDir, { recursive: true, force: true });
-  if (databaseUrl) {
-    const admin = new pg.Client({ connectionString: testServerUrl() });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${scratchDb} WITH (FORCE)`);
-    await admin.end();
-  }
-});
+afterAll(() => server.cleanup());
 
 describe('a payout survives a SIGKILL between its acknowledgement and the provider call', () => {
   it('is created, not sent; after a restart it completes exactly once, balances right, key replays', async () => {
-    if (onRealPostgres()) {
-      const admin = new pg.Client({ connectionString: testServerUrl() });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${scratchDb}`);
-      await admin.end();
-      databaseUrl = withDatabase(testServerUrl()!, scratchDb);
-    }
+    await server.prepare();
 
     // 1. A server that acknowledges payouts but sends nothing.
     const first = start(['serve', '--no-workers']);

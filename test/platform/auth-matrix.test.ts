@@ -80,6 +80,7 @@ async function makeRecords(of: Owner, key: string, into: Record<RecordKind, stri
   into.customer = await ok(await api.post('/v1/sandbox/customers', { display_name: 'Record' }));
   into.kyc_case = await ok(await api.post('/v1/sandbox/kyc', { party_id: into.customer }));
   into.subaccount = await ok(await api.post('/v1/sandbox/subaccounts', { display_name: 'Child' }));
+  into.wallet = await ok(await api.post('/v1/sandbox/wallets', { network: 'polygon' }));
   into.quote = await ok(
     await api.post('/v1/sandbox/rfq/quote', {
       base_currency: 'BRL',

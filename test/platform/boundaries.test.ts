@@ -66,6 +66,10 @@ const TABLE_WRITERS: Record<string, string[]> = {
   kms_keys: ['providers/kms'],
   rfq_quotes: ['modules/rfq'],
   rfq_pricing: ['modules/rfq'],
+  wallets: ['modules/wallets'],
+  whitelist_addresses: ['modules/wallets'],
+  crypto_deposits: ['modules/crypto'],
+  chain_watch_cursors: ['modules/crypto'],
   schema_migrations: ['db'],
 };
 

@@ -53,19 +53,29 @@ export async function login(deps: Deps, input: { email: string; password: string
   const user = await repo.findUserByEmail(deps.db, input.email.trim().toLowerCase());
   const passwordOk = await verifyPassword(input.password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
   if (!user || !passwordOk) throw new AppError('invalid_credentials', 'E-mail or password is wrong.');
-  if (user.totp_enabled) {
-    if (!input.otp_code)
-      throw new AppError('otp_required', 'Two-factor authentication is on: send otp_code.');
-    const secret = deps.sealer.open(user.totp_secret_enc!);
-    if (!totpValid(secret, input.otp_code, deps.clock.now())) {
-      throw new AppError('otp_invalid', 'The one-time code is wrong or has expired.');
-    }
-  }
+  if (user.totp_enabled) checkOtp(deps, user, input.otp_code, 'otp_code');
   const token = newSessionToken();
   const expiresAt = sessionExpiry(deps);
   await repo.insertSession(deps.db, user.id, token, expiresAt);
   const workspaces = await repo.workspacesOfUser(deps.db, user.id);
   return { session_token: token, expires_at: iso(expiresAt), user: userView(user), workspaces };
+}
+
+/** 401 otp_required without a code, 401 otp_invalid for a wrong or expired one (any shape). */
+function checkOtp(deps: Deps, user: repo.UserRow, code: string | undefined, name: string): void {
+  if (!code) throw new AppError('otp_required', `Two-factor authentication is on: send ${name}.`);
+  if (!totpValid(deps.sealer.open(user.totp_secret_enc!), code, deps.clock.now())) {
+    throw new AppError('otp_invalid', 'The one-time code is wrong or has expired.');
+  }
+}
+
+/**
+ * The second factor of a 2FA user, asked again for a sensitive action (a crypto send from the
+ * dashboard: X-OTP-Code). A user without 2FA passes.
+ */
+export async function requireOtp(deps: Deps, userId: string, code: string | undefined, name: string) {
+  const user = await repo.findUserById(deps.db, userId);
+  if (user?.totp_enabled) checkOtp(deps, user, code, name);
 }
 
 export async function logout(deps: Deps, session: SessionUser): Promise<void> {

@@ -169,6 +169,8 @@ export interface PaymentListFilter {
   partyId: string | null;
   status?: PaymentStatus;
   kind?: PaymentKind;
+  /** A wallet's transactions: its sends and deposits. */
+  walletId?: string;
   cursor?: string;
   limit: number;
 }
@@ -181,11 +183,13 @@ export async function listPaymentRows(q: Queryable, filter: PaymentListFilter): 
     filter.partyId,
     filter.status ?? null,
     filter.kind ?? null,
+    filter.walletId ?? null,
   ];
   const { rows } = await q.query<PaymentRow>(
     `SELECT * FROM payments
       WHERE workspace_id = $1 AND environment = $2 AND ($3::uuid IS NULL OR party_id = $3)
-        AND ($4::text IS NULL OR status = $4) AND ($5::text IS NULL OR kind = $5) ${pageById(params, filter)}`,
+        AND ($4::text IS NULL OR status = $4) AND ($5::text IS NULL OR kind = $5)
+        AND ($6::uuid IS NULL OR wallet_id = $6) ${pageById(params, filter)}`,
     params,
   );
   return rows;

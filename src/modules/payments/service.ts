@@ -221,3 +221,20 @@ export async function listPayments(
   });
   return rows.map(paymentView);
 }
+
+/** The payments of one wallet (its sends and deposits), newest first; the wallet is the caller's to check. */
+export async function listWalletPayments(
+  q: Queryable,
+  scope: PaymentScope,
+  query: { walletId: string; limit?: number; cursor?: string },
+): Promise<PaymentView[]> {
+  const rows = await listPaymentRows(q, {
+    workspaceId: scope.workspaceId,
+    environment: scope.environment,
+    partyId: scope.partyId ?? null,
+    walletId: query.walletId,
+    cursor: query.cursor,
+    limit: query.limit ?? 50,
+  });
+  return rows.map(paymentView);
+}

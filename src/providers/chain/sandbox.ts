@@ -51,6 +51,18 @@ function randomAddress(network: Network): string {
   return family === 'evm' ? evmAddressFromBytes(randomBytes(20)) : tronAddressFromBytes(randomBytes(20));
 }
 
+/** A transfer as a deposit watcher sees it (one token transfer per transaction here: log index 0). */
+const incomingOf = (row: TransferRow): IncomingTransfer => ({
+  network: row.network,
+  currency: row.currency,
+  txHash: row.tx_hash!,
+  logIndex: 0,
+  fromAddress: row.from_address,
+  toAddress: row.to_address,
+  amountMinor: row.amount,
+  confirmedAt: row.settle_at,
+});
+
 /**
  * A chain that behaves like a real one: a send is broadcast at once with a tx hash in the network's
  * format and final after `settleMs`; it is idempotent on the payment id; a send of an amount ending
@@ -133,21 +145,13 @@ export class SandboxChainProvider implements ChainProvider {
         ORDER BY settle_at, id LIMIT ${SANDBOX_INCOMING_PAGE}`,
       [...params, since],
     );
-    return rows.map((row) => ({
-      network: row.network,
-      currency: row.currency,
-      txHash: row.tx_hash!,
-      logIndex: 0,
-      fromAddress: row.from_address,
-      toAddress: row.to_address,
-      amountMinor: row.amount,
-      confirmedAt: row.settle_at,
-    }));
+    return rows.map(incomingOf);
   }
 
   /**
    * Sandbox helpers: a transfer into `toAddress` from outside (a random sender unless named), final
-   * after settleMs like any other.
+   * after settleMs like any other. With a `key`, a second call with that key makes nothing and answers
+   * the transfer the first one made (whatever this call asked), as a retried helper call must.
    */
   async simulateDeposit(input: {
     network: Network;
@@ -155,7 +159,8 @@ export class SandboxChainProvider implements ChainProvider {
     toAddress: string;
     amountMinor: bigint;
     fromAddress?: string;
-  }): Promise<{ txHash: string }> {
+    key?: string;
+  }): Promise<IncomingTransfer> {
     if (input.amountMinor <= 0n) throw new RangeError('a deposit moves a positive amount');
     if (tokenDecimals(input.network, input.currency) === undefined) {
       throw new RangeError(`${input.currency} is not carried on ${input.network}`);
@@ -164,23 +169,28 @@ export class SandboxChainProvider implements ChainProvider {
     if (!to.ok) throw new RangeError(to.message);
     const from = validateAddress(input.network, input.fromAddress ?? randomAddress(input.network));
     if (!from.ok) throw new RangeError(from.message);
-    const txHash = randomTxHash(input.network);
+    const id = newId();
     await this.db.query(
       `INSERT INTO sandbox_chain_transfers
-         (id, payment_id, network, currency, from_address, to_address, amount, tx_hash, status, settle_at)
-       VALUES ($1, NULL, $2, $3, $4, $5, $6, $7, 'processing', $8)`,
+         (id, payment_id, network, currency, from_address, to_address, amount, tx_hash, status, settle_at, deposit_key)
+       VALUES ($1, NULL, $2, $3, $4, $5, $6, $7, 'processing', $8, $9) ON CONFLICT (deposit_key) DO NOTHING`,
       [
-        newId(),
+        id,
         input.network,
         input.currency,
         from.address,
         to.address,
         input.amountMinor,
-        txHash,
+        randomTxHash(input.network),
         new Date(this.clock.now().getTime() + this.settleMs),
+        input.key ?? null,
       ],
     );
-    return { txHash };
+    const { rows } = await this.db.query<TransferRow>(
+      'SELECT * FROM sandbox_chain_transfers WHERE id = $1 OR deposit_key = $2',
+      [id, input.key ?? null],
+    );
+    return incomingOf(rows[0]!);
   }
 
   /** Sandbox helpers settle a send now, as the chain would report it. */

@@ -1,0 +1,37 @@
+import type { Deps } from '../../../platform/context.ts';
+import { contextOf } from '../../../platform/request-context.ts';
+import { type App, EnvParams, respond } from '../../../platform/schema.ts';
+import { requireOtp } from '../../owner/service.ts';
+import { Payment } from '../../payments/schemas.ts';
+import { OtpHeaders, SendBody } from '../schemas.ts';
+import { sendCrypto } from '../send.ts';
+
+export default function route(app: App, deps: Deps) {
+  app.post(
+    '/v1/:env/crypto/send',
+    {
+      config: { auth: 'any', subaccount: true, moneyMoving: true },
+      schema: {
+        tags: ['crypto'],
+        summary: "Send stablecoins from one of the party's wallets; amount + network fee are debited at once",
+        description:
+          'Checks, in order: OTP of a 2FA dashboard session (401 otp_required / otp_invalid; an API key is never asked), body (400 invalid_amount, unsupported_network, unsupported_currency, invalid_address, invalid_request for from_address), party (403/404), watch-only wallet (422 invalid_state), whitelist for an API key (403 destination_not_whitelisted), balance (422 insufficient_balance), provider (503 provider_unavailable). Send Idempotency-Key: a retry never pays twice.',
+        params: EnvParams,
+        headers: OtpHeaders,
+        body: SendBody,
+        response: respond(Payment),
+      },
+      // The second factor is part of authenticating a 2FA session for this route, so it is checked
+      // before the body says anything.
+      preValidation: async (request) => {
+        const caller = request.caller;
+        if (caller?.type !== 'session' || !caller.twoFactor || !caller.userId) return;
+        const code = request.headers['x-otp-code'];
+        await requireOtp(deps, caller.userId, typeof code === 'string' ? code : undefined, 'X-OTP-Code');
+      },
+    },
+    async (request) => ({
+      data: await request.write((tx) => sendCrypto(tx, contextOf(deps, request), request.body)),
+    }),
+  );
+}
