@@ -15,6 +15,8 @@ export interface Config {
   webhookAllowPrivate: boolean;
   rateLimitMax: number;
   rateLimitWindowMs: number;
+  /** Requests per IP per window on the public checkout (/pay/…), which has no credential to count by. */
+  checkoutRateLimitMax: number;
   redisUrl: string | undefined;
   sessionTtlHours: number;
   /** Price sources (src/providers/prices/config.ts). */
@@ -81,6 +83,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),
     rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 600, 1, 1_000_000),
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1000, 3_600_000),
+    checkoutRateLimitMax: integer(env, 'CHECKOUT_RATE_LIMIT_MAX', 120, 1, 1_000_000),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 12, 1, 24 * 30),
     prices: loadPriceConfig(env),
@@ -107,6 +110,11 @@ export const SETTINGS: { name: string; default: string; meaning: string }[] = [
   { name: 'WEBHOOK_ALLOW_PRIVATE', default: '0', meaning: '1 lets sandbox webhooks reach private addresses' },
   { name: 'RATE_LIMIT_MAX', default: '600', meaning: 'requests per credential per window' },
   { name: 'RATE_LIMIT_WINDOW_MS', default: '60000', meaning: 'rate-limit window' },
+  {
+    name: 'CHECKOUT_RATE_LIMIT_MAX',
+    default: '120',
+    meaning: 'requests per IP per window on the public checkout pages (/pay/…)',
+  },
   { name: 'REDIS_URL', default: '(unset)', meaning: 'share rate-limit counters between processes' },
   { name: 'SESSION_TTL_HOURS', default: '12', meaning: 'dashboard session lifetime' },
   ...PRICE_SETTINGS,

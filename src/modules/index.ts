@@ -4,6 +4,7 @@ import audit from './audit/index.ts';
 import balances from './balances/index.ts';
 import events from './events/index.ts';
 import health from './health/index.ts';
+import links from './links/index.ts';
 import owner from './owner/index.ts';
 import payments from './payments/index.ts';
 import pix from './pix/index.ts';
@@ -22,4 +23,5 @@ export const MODULES: readonly ModuleManifest[] = [
   events,
   webhooks,
   pix,
+  links,
 ];

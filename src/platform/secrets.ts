@@ -2,6 +2,8 @@ import {
   createCipheriv,
   createDecipheriv,
   createHash,
+  createHmac,
+  hkdfSync,
   randomBytes,
   randomInt,
   scrypt,
@@ -53,6 +55,7 @@ export const DUMMY_PASSWORD_HASH = await hashPassword(randomBase62(24));
 /** AES-256-GCM under the master key; the text form is iv.tag.ciphertext in base64. */
 export class Sealer {
   private readonly key: Buffer;
+  private readonly hashKeys = new Map<string, Buffer>();
 
   constructor(masterKeyHex: string) {
     this.key = Buffer.from(masterKeyHex, 'hex');
@@ -63,6 +66,19 @@ export class Sealer {
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
     return [iv, cipher.getAuthTag(), body].map((part) => part.toString('base64')).join('.');
+  }
+
+  /**
+   * HMAC-SHA256 of `value` under a key derived (HKDF) from the master key for `purpose`: equal values
+   * hash equal, so a sealed value can still be found by exact match, and each purpose has its own key.
+   */
+  keyedHash(purpose: string, value: string): Buffer {
+    let key = this.hashKeys.get(purpose);
+    if (!key) {
+      key = Buffer.from(hkdfSync('sha256', this.key, Buffer.alloc(0), `lastro:${purpose}`, 32));
+      this.hashKeys.set(purpose, key);
+    }
+    return createHmac('sha256', key).update(value).digest();
   }
 
   open(sealed: string): string {

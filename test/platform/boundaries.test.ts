@@ -60,6 +60,11 @@ const TABLE_WRITERS: Record<string, string[]> = {
   sandbox_pix_transfers: ['providers/pix'],
   sandbox_chain_transfers: ['providers/chain'],
   kms_keys: ['providers/kms'],
+  // The global slug registry is the one cross-tenant table (DESIGN.md Scale-out).
+  payment_link_slugs: ['modules/links'],
+  payment_links: ['modules/links'],
+  payment_link_splits: ['modules/links'],
+  payment_link_payments: ['modules/links'],
   schema_migrations: ['db'],
 };
 
