@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestContext } from '../support/app.ts';
 import { client, createApiKey, enableProduction } from '../support/fixtures.ts';
-import { LINKS, type LinksWorkspace, linksWorkspace } from './support.ts';
+import { LINKS, type Link, type LinksWorkspace, linksWorkspace } from './support.ts';
 
 let ctx: TestContext;
 let ws: LinksWorkspace;
@@ -177,7 +177,7 @@ describe('GET, list and PATCH', () => {
 
   it('lists newest first, paging by cursor; limit out of 1..100 is 400', async () => {
     const fresh = await linksWorkspace(ctx, 'Paginada');
-    const made = [];
+    const made: Link[] = [];
     for (let i = 0; i < 3; i++) made.push(await fresh.createLink({ amount_minor: `${100 + i}` }));
     const first = (await fresh.api.get(`${LINKS}?limit=2`)).json().data;
     expect(first.map((l: { id: string }) => l.id)).toEqual([made[2]!.id, made[1]!.id]);
