@@ -33,16 +33,14 @@
   };
   const bareDocument = (text) => text.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
 
-  // "1.234,56", "1234,5", "1234.56" or "1,234.56" → minor units as a string, without floats.
+  // "1.234,56", "1234,5", "1234.56" or "1,234.56" → minor units as a string, without floats: the
+  // last separator followed by one or two digits is the decimal one; any other groups thousands.
   const minorUnits = (text) => {
-    let s = text.replace(/[\sR$]/g, '');
-    if (s.includes(',')) s = s.replace(/\./g, '').replace(',', '.');
-    else if (/\.\d{3}(\.|$)/.test(s)) s = s.replace(/\./g, '');
-    s = s.replace(/,/g, '');
-    const m = /^(\d{1,14})(?:\.(\d{1,2}))?$/.exec(s);
-    if (!m) return null;
-    const minor = `${m[1]}${(m[2] || '').padEnd(2, '0')}`.replace(/^0+(?=\d)/, '');
-    return /^0+$/.test(minor) ? null : minor;
+    const m = /^(.*?)(?:[.,](\d{1,2}))?$/.exec(text.replace(/[\sR$]/g, ''));
+    const units = m[1];
+    if (!/^\d{1,3}(?:([.,])\d{3}(?:\1\d{3})*)?$/.test(units) && !/^\d{1,14}$/.test(units)) return null;
+    const minor = `${units.replace(/[.,]/g, '')}${(m[2] || '').padEnd(2, '0')}`.replace(/^0+(?=\d)/, '');
+    return minor.length > 16 || /^0+$/.test(minor) ? null : minor;
   };
 
   const showError = (input, message) => {

@@ -117,7 +117,7 @@ ${field(
 <img class="qr" id="qr" alt="${t.qrAlt}" width="320" height="320">
 <div class="field">
 <label for="brcode">${t.copyLabel}</label>
-<textarea id="brcode" rows="5" readonly></textarea>
+<textarea id="brcode" rows="6" readonly></textarea>
 </div>
 <button type="button" id="copy">${t.copy}</button>
 <p class="muted" id="copy-status" role="status"></p>
