@@ -47,7 +47,9 @@ describe('escaping', () => {
 describe('colours', () => {
   it('the text chosen on any colour contrasts at least 4.5:1 (WCAG AA)', () => {
     fc.assert(
-      fc.property(hex, (colour) => expect(contrast(colour, textOn(colour))).toBeGreaterThanOrEqual(4.5)),
+      fc.property(hex, (colour) => {
+        expect(contrast(colour, textOn(colour))).toBeGreaterThanOrEqual(4.5);
+      }),
     );
   });
 
