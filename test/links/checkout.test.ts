@@ -2,6 +2,7 @@
  * The public checkout: the hosted page (HTML, escaping, colours, languages, security headers), the
  * JSON it calls (start a charge, follow it), every refusal with no trace, and the per-IP limit.
  */
+import fc from 'fast-check';
 import { hasError, parsePix } from 'pix-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestContext } from '../support/app.ts';
@@ -292,5 +293,38 @@ describe('rate limit per IP on the public routes', () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+describe('fuzzing the public routes', () => {
+  it('no slug, id or body gives a 500, and every answer carries the security headers', async () => {
+    const slug = fc.oneof(fc.constant(fixed.slug), fc.constant(open.slug), fc.string({ minLength: 1 }));
+    const body = fc.oneof(
+      fc.jsonValue(),
+      fc.record(
+        { amount_minor: fc.oneof(fc.string(), fc.integer()), payer: fc.jsonValue() },
+        { requiredKeys: [] },
+      ),
+      fc.record({ payer: fc.record({ name: fc.string(), document: fc.string() }) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(slug, body, fc.oneof(fc.uuid(), fc.string()), async (name, payload, id) => {
+        const at = encodeURIComponent(name);
+        for (const res of [
+          await ctx.app.inject({ method: 'GET', url: `/pay/${at}` }),
+          await ctx.app.inject({
+            method: 'POST',
+            url: `/pay/${at}/checkout`,
+            payload: JSON.stringify(payload),
+            headers: { 'content-type': 'application/json' },
+          }),
+          await ctx.app.inject({ method: 'GET', url: `/pay/${at}/payments/${encodeURIComponent(id)}` }),
+        ]) {
+          expect(res.statusCode, res.body).toBeLessThan(500);
+          expect(res.headers['x-content-type-options']).toBe('nosniff');
+        }
+      }),
+      { numRuns: 150 },
+    );
   });
 });
