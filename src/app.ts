@@ -144,7 +144,11 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
       ),
   });
 
-  app.addHook('onRequest', app.rateLimit());
+  // Routes with an allowance of their own (the public checkout pages) are limited by it instead.
+  const generalLimit = app.rateLimit();
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.config?.rateLimit === undefined) await generalLimit.call(app, request, reply);
+  });
   // A request that fails authentication also spends its address's allowance, so invented tokens
   // (each its own credential key) cannot buy fresh allowances.
   const failedAuthLimit = app.createRateLimit({ keyGenerator: (request) => `auth-failed:${request.ip}` });

@@ -15,6 +15,8 @@ export interface Config {
   webhookAllowPrivate: boolean;
   rateLimitMax: number;
   rateLimitWindowMs: number;
+  /** Requests per IP per window on the public checkout (/pay/…), which has no credential to count by. */
+  checkoutRateLimitMax: number;
   redisUrl: string | undefined;
   sessionTtlHours: number;
   /** How long an RFQ quote can be executed after it is made. */
@@ -94,6 +96,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),
     rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 600, 1, 1_000_000),
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1000, 3_600_000),
+    checkoutRateLimitMax: integer(env, 'CHECKOUT_RATE_LIMIT_MAX', 120, 1, 1_000_000),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 12, 1, 24 * 30),
     rfqQuoteTtlSeconds: integer(env, 'RFQ_QUOTE_TTL_SECONDS', 30, 1, 3600),
@@ -128,6 +131,11 @@ export const SETTINGS: { name: string; default: string; meaning: string }[] = [
     name: 'REDIS_URL',
     default: '(unset)',
     meaning: 'share rate-limit and failed-login counters between processes',
+  },
+  {
+    name: 'CHECKOUT_RATE_LIMIT_MAX',
+    default: '120',
+    meaning: 'requests per IP per window on the public checkout pages (/pay/…)',
   },
   { name: 'SESSION_TTL_HOURS', default: '12', meaning: 'dashboard session lifetime' },
   { name: 'RFQ_QUOTE_TTL_SECONDS', default: '30', meaning: 'how long an RFQ quote can be executed, 1..3600' },

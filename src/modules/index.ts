@@ -5,6 +5,7 @@ import balances from './balances/index.ts';
 import crypto from './crypto/index.ts';
 import events from './events/index.ts';
 import health from './health/index.ts';
+import links from './links/index.ts';
 import owner from './owner/index.ts';
 import parties from './parties/index.ts';
 import payments from './payments/index.ts';
@@ -32,4 +33,5 @@ export const MODULES: readonly ModuleManifest[] = [
   rfq,
   wallets,
   crypto,
+  links,
 ];

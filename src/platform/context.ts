@@ -39,7 +39,14 @@ export type AuthMode = 'none' | 'user' | 'session' | 'workspace' | 'any';
  * The kind of record a route's :id names. The shared auth suite uses it to check, on every such route,
  * that another workspace's record (and, for a party-scoped key, another party's) answers 404.
  */
-export type RecordKind = 'payment' | 'customer' | 'kyc_case' | 'subaccount' | 'quote' | 'wallet';
+export type RecordKind =
+  | 'payment'
+  | 'customer'
+  | 'kyc_case'
+  | 'subaccount'
+  | 'quote'
+  | 'wallet'
+  | 'payment_link';
 
 /** One registered route, as the shared auth and OpenAPI tests see it. */
 export interface RouteEntry {

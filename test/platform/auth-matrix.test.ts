@@ -80,6 +80,9 @@ async function makeRecords(of: Owner, key: string, into: Record<RecordKind, stri
   into.customer = await ok(await api.post('/v1/sandbox/customers', { display_name: 'Record' }));
   into.kyc_case = await ok(await api.post('/v1/sandbox/kyc', { party_id: into.customer }));
   into.subaccount = await ok(await api.post('/v1/sandbox/subaccounts', { display_name: 'Child' }));
+  into.payment_link = await ok(
+    await api.post('/v1/sandbox/payment-links', { title: 'Record', amount_minor: '1000' }),
+  );
   into.wallet = await ok(await api.post('/v1/sandbox/wallets', { network: 'polygon' }));
   into.quote = await ok(
     await api.post('/v1/sandbox/rfq/quote', {

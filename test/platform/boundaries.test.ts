@@ -70,6 +70,11 @@ const TABLE_WRITERS: Record<string, string[]> = {
   whitelist_addresses: ['modules/wallets'],
   crypto_deposits: ['modules/crypto'],
   chain_watch_cursors: ['modules/crypto'],
+  // The global slug registry is the one cross-tenant table (DESIGN.md Scale-out).
+  payment_link_slugs: ['modules/links'],
+  payment_links: ['modules/links'],
+  payment_link_splits: ['modules/links'],
+  payment_link_payments: ['modules/links'],
   schema_migrations: ['db'],
 };
 

@@ -7,9 +7,14 @@ import type { Deps, Environment } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { endToEndId } from '../../providers/pix/end-to-end-id.ts';
 import { SANDBOX_ISPB } from '../../providers/pix/sandbox.ts';
+import { announceCheckoutPaid, checkoutSettlement } from '../links/service.ts';
 import { lockPayment, type PaymentScope, transition } from '../payments/service.ts';
 
-/** A buyer pays a cash-in charge: net amount to the party, fee to fee revenue, completed. */
+/**
+ * A buyer pays a cash-in charge: the net amount to the party, the fee to fee revenue, completed, in
+ * one journal. A charge started on a payment link's page shares its net by the split frozen with it
+ * when it was created (the links module says how), the link's owner keeping the rest.
+ */
 export async function payCharge(tx: Tx, deps: Deps, scope: PaymentScope, id: string) {
   const row = await lockPayment(tx, scope, id);
   if (row.kind !== 'pix_cash_in')
@@ -18,6 +23,15 @@ export async function payCharge(tx: Tx, deps: Deps, scope: PaymentScope, id: str
   if (row.status !== 'created') throw new AppError('invalid_state', `A ${row.status} charge cannot be paid.`);
   if (row.expires_at && row.expires_at <= at) throw new AppError('invalid_state', 'The charge has expired.');
   const currency = row.currency as Currency;
+  const net = row.amount_minor - row.fee_minor;
+  const checkout = await checkoutSettlement(tx, {
+    workspaceId: row.workspace_id,
+    environment: row.environment,
+    id: row.id,
+    partyId: row.party_id,
+    net,
+  });
+  const parts = checkout?.parts ?? [{ partyId: row.party_id, amount: net }];
   await postDistribution(tx, {
     workspaceId: row.workspace_id,
     environment: row.environment,
@@ -25,18 +39,25 @@ export async function payCharge(tx: Tx, deps: Deps, scope: PaymentScope, id: str
     referenceId: row.id,
     at,
     from: systemAccount.pixSettlement(row.workspace_id, row.environment),
-    recipients: [
-      {
-        account: partyAccount(row.workspace_id, row.environment, row.party_id, currency, 'available'),
-        amount: row.amount_minor - row.fee_minor,
-      },
-    ],
+    recipients: parts.map((part) => ({
+      account: partyAccount(row.workspace_id, row.environment, part.partyId, currency, 'available'),
+      amount: part.amount,
+    })),
     fee: {
       account: systemAccount.feeRevenue(row.workspace_id, row.environment, currency),
       amount: row.fee_minor,
     },
   });
-  return transition(tx, scope, row.id, 'completed', { pix_tx_id: endToEndId(SANDBOX_ISPB, at) }, { at });
+  const paid = await transition(
+    tx,
+    scope,
+    row.id,
+    'completed',
+    { pix_tx_id: endToEndId(SANDBOX_ISPB, at) },
+    { at },
+  );
+  if (checkout) await announceCheckoutPaid(tx, paid, checkout, at);
+  return paid;
 }
 
 /** Charges left unpaid past expires_at become expired. */

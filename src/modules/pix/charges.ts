@@ -6,6 +6,7 @@ import type { Ctx } from '../../platform/request-context.ts';
 import { MAX_BR_CODE_AMOUNT_MINOR } from '../../providers/pix/brcode.ts';
 import { parseDocument } from '../../providers/pix/keys.ts';
 import { owningParty } from '../parties/service.ts';
+import type { PaymentView } from '../payments/schemas.ts';
 import { createPayment } from '../payments/service.ts';
 import { feeFor } from './fees.ts';
 
@@ -47,6 +48,8 @@ export async function createCharge(
   ctx: Ctx,
   input: ChargeInput,
   write: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>,
+  /** Runs in the payment's own transaction, after it is written (a payment link's checkout record). */
+  within?: (tx: Tx, payment: PaymentView) => Promise<void>,
 ) {
   const { caller, deps, idempotencyKey } = ctx;
   const { amount, currency, payerDocument } = validateCharge(input);
@@ -64,8 +67,8 @@ export async function createCharge(
     description: input.description,
     expiresAt,
   });
-  return write((tx) =>
-    createPayment(
+  return write(async (tx) => {
+    const payment = await createPayment(
       tx,
       {
         id: paymentId,
@@ -88,6 +91,8 @@ export async function createCharge(
           : null,
       },
       { at },
-    ),
-  );
+    );
+    await within?.(tx, payment);
+    return payment;
+  });
 }

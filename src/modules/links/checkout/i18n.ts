@@ -1,0 +1,84 @@
+/** The page speaks Brazilian Portuguese, or English when the browser prefers it (Accept-Language). */
+export type Locale = 'pt-BR' | 'en';
+
+/** The most preferred of pt and en in an Accept-Language header (q-values honoured); pt-BR otherwise. */
+export function pickLocale(header: string | undefined): Locale {
+  const ranked = (header ?? '')
+    .split(',')
+    .map((entry, order) => {
+      const [tag = '', ...params] = entry.trim().toLowerCase().split(';');
+      const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find(Boolean);
+      return { tag: tag.trim(), q: q === undefined ? 1 : Number(q), order };
+    })
+    .filter((entry) => entry.q > 0 && (entry.tag.startsWith('pt') || entry.tag.startsWith('en')))
+    .sort((a, b) => b.q - a.q || a.order - b.order);
+  return ranked[0]?.tag.startsWith('en') ? 'en' : 'pt-BR';
+}
+
+const PT = {
+  pageTitle: 'Pagamento',
+  payWithPix: 'Pagamento via PIX',
+  amount: 'Valor (R$)',
+  amountHint: 'Por exemplo: 25,90',
+  name: 'Nome completo',
+  document: 'CPF ou CNPJ',
+  documentHint: 'Usado só para identificar o pagamento.',
+  submit: 'Gerar código PIX',
+  working: 'Gerando o código…',
+  invalidName: 'Informe seu nome.',
+  invalidDocument: 'CPF ou CNPJ inválido: confira os números.',
+  invalidAmount: 'Informe um valor válido, como 25,90.',
+  failedToStart: 'Não foi possível gerar o pagamento. Tente de novo.',
+  scan: 'Escaneie o QR code no app do seu banco',
+  qrAlt: 'QR code do PIX',
+  copyLabel: 'PIX copia e cola',
+  copy: 'Copiar código',
+  copied: 'Código copiado.',
+  copyFailed: 'Não foi possível copiar: selecione o texto e copie.',
+  waiting: 'Aguardando o pagamento…',
+  paid: 'Pagamento confirmado. Obrigado!',
+  expired: 'Este código PIX expirou. Recarregue a página para gerar outro.',
+  failed: 'O pagamento não foi concluído.',
+  validUntil: 'Válido até',
+  unavailable: 'Link indisponível',
+  unknownLink: 'Este link de pagamento não existe. Confira o endereço com quem o enviou.',
+  inactiveLink: 'Este link de pagamento não está aceitando pagamentos no momento.',
+  expiredLink: 'Este link de pagamento expirou e não aceita mais pagamentos.',
+  noscript: 'Ative o JavaScript para pagar por esta página.',
+};
+
+export type Messages = typeof PT;
+
+const EN: Messages = {
+  pageTitle: 'Payment',
+  payWithPix: 'Pay with PIX',
+  amount: 'Amount (R$)',
+  amountHint: 'For example: 25.90',
+  name: 'Full name',
+  document: 'CPF or CNPJ',
+  documentHint: 'Used only to identify the payment.',
+  submit: 'Get PIX code',
+  working: 'Creating the code…',
+  invalidName: 'Enter your name.',
+  invalidDocument: 'Invalid CPF or CNPJ: check the digits.',
+  invalidAmount: 'Enter a valid amount, such as 25.90.',
+  failedToStart: 'The payment could not be created. Please try again.',
+  scan: "Scan the QR code in your bank's app",
+  qrAlt: 'PIX QR code',
+  copyLabel: 'PIX copy-paste code',
+  copy: 'Copy code',
+  copied: 'Code copied.',
+  copyFailed: 'Could not copy: select the text and copy it.',
+  waiting: 'Waiting for the payment…',
+  paid: 'Payment confirmed. Thank you!',
+  expired: 'This PIX code has expired. Reload the page to get a new one.',
+  failed: 'The payment did not go through.',
+  validUntil: 'Valid until',
+  unavailable: 'Link unavailable',
+  unknownLink: 'This payment link does not exist. Check the address with whoever sent it.',
+  inactiveLink: 'This payment link is not taking payments right now.',
+  expiredLink: 'This payment link has expired and takes no more payments.',
+  noscript: 'Turn on JavaScript to pay on this page.',
+};
+
+export const messagesFor = (locale: Locale): Messages => (locale === 'en' ? EN : PT);

@@ -1,0 +1,58 @@
+/**
+ * What every public checkout route (/pay/…) shares: no authentication, a rate limit per IP (there
+ * is no credential to count by), and the security headers of a page that takes a payer's document.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../../platform/context.ts';
+
+/** For JSON answers and anything a page did not set itself: nothing may load, nothing may frame it. */
+const LOCKED_DOWN_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+const SECURITY_HEADERS = {
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
+};
+
+/** The page's own policy: only its nonce-bearing style and script, QR images as data: URLs, calls to itself. */
+export const pageCsp = (nonce: string) =>
+  [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src 'nonce-${nonce}'`,
+    'img-src data:',
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+
+export const newNonce = () => randomBytes(16).toString('base64');
+
+export function publicRouteOptions(deps: Deps) {
+  return {
+    config: {
+      auth: 'none' as const,
+      rateLimit: {
+        max: deps.config.checkoutRateLimitMax,
+        timeWindow: deps.config.rateLimitWindowMs,
+        keyGenerator: (request: FastifyRequest) => `pay:${request.ip}`,
+      },
+    },
+    // onSend runs for every answer of the route, errors and 429s included.
+    onSend: async (_request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      reply.headers(SECURITY_HEADERS);
+      if (!reply.hasHeader('content-security-policy'))
+        reply.header('content-security-policy', LOCKED_DOWN_CSP);
+      return payload;
+    },
+  };
+}
+
+/** OpenAPI: these routes take no credential. */
+export const PUBLIC_SECURITY: readonly Record<string, string[]>[] = [];

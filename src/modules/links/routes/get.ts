@@ -1,0 +1,21 @@
+import type { Deps } from '../../../platform/context.ts';
+import { contextOf } from '../../../platform/request-context.ts';
+import { type App, EnvIdParams, respond } from '../../../platform/schema.ts';
+import { PaymentLink } from '../schemas.ts';
+import { getLink } from '../service.ts';
+
+export default function route(app: App, deps: Deps) {
+  app.get(
+    '/v1/:env/payment-links/:id',
+    {
+      config: { auth: 'any', subaccount: true, record: 'payment_link' },
+      schema: {
+        tags: ['payment-links'],
+        summary: 'One payment link',
+        params: EnvIdParams,
+        response: respond(PaymentLink),
+      },
+    },
+    async (request) => ({ data: await getLink(deps.db, contextOf(deps, request), request.params) }),
+  );
+}

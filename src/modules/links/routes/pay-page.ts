@@ -1,0 +1,58 @@
+import { Type } from 'typebox';
+import type { Deps } from '../../../platform/context.ts';
+import type { App } from '../../../platform/schema.ts';
+import { pickLocale } from '../checkout/i18n.ts';
+import { renderCheckoutPage, renderUnavailablePage } from '../checkout/page.ts';
+import { newNonce, PUBLIC_SECURITY, pageCsp, publicRouteOptions } from '../checkout/public-route.ts';
+import { linkForPage } from '../checkout.ts';
+import { SlugParams } from '../schemas.ts';
+
+const Html = { 'text/html': { schema: Type.String() } };
+
+export default function route(app: App, deps: Deps) {
+  app.get(
+    '/pay/:slug',
+    {
+      ...publicRouteOptions(deps),
+      schema: {
+        tags: ['checkout'],
+        summary:
+          'The hosted checkout page of a payment link (HTML, public, pt-BR or English by Accept-Language)',
+        security: [...PUBLIC_SECURITY],
+        params: SlugParams,
+        response: {
+          200: { description: 'the checkout page', content: Html },
+          404: { description: 'no payment link has this slug', content: Html },
+          410: { description: 'the link is inactive or expired and takes no payment', content: Html },
+        },
+      },
+    },
+    async (request, reply) => {
+      const locale = pickLocale(request.headers['accept-language']);
+      const nonce = newNonce();
+      const found = await linkForPage(deps, request.params.slug);
+      reply
+        .type('text/html; charset=utf-8')
+        .header('content-security-policy', pageCsp(nonce))
+        .header('vary', 'Accept-Language');
+      if (!found) return reply.code(404).send(renderUnavailablePage('unknown', locale, nonce));
+      const { link, status } = found;
+      if (status !== 'active')
+        return reply.code(410).send(renderUnavailablePage(status, locale, nonce, link));
+      return reply.send(
+        renderCheckoutPage(
+          {
+            slug: link.slug,
+            title: link.title,
+            description: link.description,
+            amountMinor: link.amount_minor,
+            allowCustomAmount: link.allow_custom_amount,
+            design: link.design,
+          },
+          locale,
+          nonce,
+        ),
+      );
+    },
+  );
+}

@@ -1,0 +1,2 @@
+/** What other modules may ask of the PIX module. */
+export { type ChargeInput, createCharge } from './charges.ts';
