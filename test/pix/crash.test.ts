@@ -19,7 +19,7 @@ import { openDatabase } from '../../src/db/open.ts';
 import type { Database } from '../../src/db/types.ts';
 import { onRealPostgres } from '../support/database.ts';
 import { testServerUrl, withDatabase } from '../support/database-url.ts';
-import { CPF, SETTLEMENT_KEY } from './support.ts';
+import { CPF, SETTLEMENT_KEY } from '../support/world.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'lastro-crash-'));

@@ -1,14 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteEntry } from '../../src/platform/context.ts';
-import { startTestApp } from '../support/app.ts';
-import { authHeaders, createApiKey, enableProduction, type Owner, signupOwner } from '../support/fixtures.ts';
+import {
+  authHeaders,
+  createApiKey,
+  enableProduction,
+  type Owner,
+  signupOwner,
+  startWorld,
+} from '../support/world.ts';
 
 /**
  * The shared authentication suite: every authenticated /v1/{env} route, discovered from the
  * app's route catalog, is called with each kind of bad credential and must refuse it the same way.
  */
-const ctx = await startTestApp();
-const routes = ctx.app.routeCatalog.filter((r) => r.url.startsWith('/v1/:env/') && r.config.auth !== 'none');
+const world = await startWorld();
+const routes = world.app.routeCatalog.filter(
+  (r) => r.url.startsWith('/v1/:env/') && r.config.auth !== 'none',
+);
 
 const UNKNOWN_ID = '01890000-0000-7000-8000-000000000000';
 const pathFor = (route: RouteEntry, env: string) =>
@@ -23,7 +31,7 @@ let revokedKey: string;
 
 function call(route: RouteEntry, env: string, headers: Record<string, string>) {
   const withBody = ['POST', 'PUT', 'PATCH'].includes(route.method);
-  return ctx.app.inject({
+  return world.app.inject({
     method: route.method as 'GET',
     url: pathFor(route, env),
     headers,
@@ -32,25 +40,25 @@ function call(route: RouteEntry, env: string, headers: Record<string, string>) {
 }
 
 beforeAll(async () => {
-  owner = await signupOwner(ctx.app, 'Owner A');
-  other = await signupOwner(ctx.app, 'Owner B');
-  await enableProduction(ctx.app, owner);
-  sandboxKey = (await createApiKey(ctx.app, owner)).secret;
-  otherKey = (await createApiKey(ctx.app, other)).secret;
-  const party = await ctx.db.query<{ id: string }>(
+  owner = await signupOwner(world.app, 'Owner A');
+  other = await signupOwner(world.app, 'Owner B');
+  await enableProduction(world.app, owner);
+  sandboxKey = (await createApiKey(world.app, owner)).secret;
+  otherKey = (await createApiKey(world.app, other)).secret;
+  const party = await world.db.query<{ id: string }>(
     `INSERT INTO parties (id, workspace_id, kind, display_name) VALUES (gen_random_uuid(), $1, 'person', 'Customer') RETURNING id`,
     [owner.workspaceId],
   );
-  partyKey = (await createApiKey(ctx.app, owner, 'sandbox', { party_id: party.rows[0]!.id })).secret;
-  const revoked = await createApiKey(ctx.app, owner);
-  await ctx.app.inject({
+  partyKey = (await createApiKey(world.app, owner, 'sandbox', { party_id: party.rows[0]!.id })).secret;
+  const revoked = await createApiKey(world.app, owner);
+  await world.app.inject({
     method: 'DELETE',
     url: `/v1/sandbox/api-keys/${revoked.id}`,
     headers: authHeaders(owner.sessionToken, owner.workspaceId),
   });
   revokedKey = revoked.secret;
 });
-afterAll(() => ctx.close());
+afterAll(() => world.close());
 
 describe.each(routes.map((r) => [`${r.method} ${r.url}`, r] as const))('%s', (_name, route) => {
   it('401 missing_credentials without Authorization', async () => {
@@ -104,11 +112,11 @@ describe.each(routes.map((r) => [`${r.method} ${r.url}`, r] as const))('%s', (_n
   );
 
   it('401 api_key_revoked for a live key on the sandbox path, and the key stays revoked', async () => {
-    const live = await createApiKey(ctx.app, owner, 'live');
+    const live = await createApiKey(world.app, owner, 'live');
     const res = await call(route, 'sandbox', authHeaders(live.secret, owner.workspaceId));
     expect(res.statusCode).toBe(401);
     expect(res.json().error).toBe('api_key_revoked');
-    const after = await ctx.app.inject({
+    const after = await world.app.inject({
       method: 'GET',
       url: '/v1/live/workspace',
       headers: authHeaders(live.secret, owner.workspaceId),
@@ -166,5 +174,5 @@ it('covers every authenticated route, the money routes among them', () => {
   ]) {
     expect(names).toContain(name);
   }
-  expect(names).toHaveLength(ctx.app.routeCatalog.filter((r) => r.url.startsWith('/v1/:env/')).length);
+  expect(names).toHaveLength(world.app.routeCatalog.filter((r) => r.url.startsWith('/v1/:env/')).length);
 });
