@@ -1,14 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moveKind } from '../../src/ledger/ledger.ts';
-import { startTestApp, type TestContext } from '../support/app.ts';
-import { client } from '../support/fixtures.ts';
-import { type Api, addParty, cashIn, sandboxMerchant } from './helpers.ts';
+import { addParty, type Client, cashIn, startWorld } from '../support/world.ts';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(() => ctx.close());
+const world = await startWorld();
+afterAll(() => world.close());
 
 const zero = (party: string) =>
   ['BRL', 'USDT', 'USDC'].map((currency) => ({
@@ -20,11 +15,11 @@ const zero = (party: string) =>
   }));
 
 describe('GET /v1/{env}/balances', () => {
-  let api: Api;
+  let api: Client;
   let defaultParty: string;
   let workspaceId: string;
   beforeAll(async () => {
-    const m = await sandboxMerchant(ctx.app);
+    const m = await world.workspace();
     api = m.api;
     defaultParty = m.owner.defaultPartyId;
     workspaceId = m.owner.workspaceId;
@@ -39,10 +34,10 @@ describe('GET /v1/{env}/balances', () => {
   });
 
   it('shows credited balances, every kind, every party, in a fixed order', async () => {
-    const customer = await addParty(ctx.db, workspaceId);
+    const customer = await addParty(world.db, workspaceId);
     await cashIn(api, '10050');
     await cashIn(api, '700', customer);
-    await ctx.db.transaction((tx) =>
+    await world.db.transaction((tx) =>
       moveKind(tx, {
         workspaceId,
         environment: 'sandbox',
@@ -73,7 +68,7 @@ describe('GET /v1/{env}/balances', () => {
   });
 
   it('filters by party_id and currency', async () => {
-    const customer = await addParty(ctx.db, workspaceId);
+    const customer = await addParty(world.db, workspaceId);
     await cashIn(api, '321', customer);
     const byParty = await api.get(`/v1/sandbox/balances?party_id=${customer}`);
     expect(byParty.json().data).toEqual([
@@ -97,9 +92,8 @@ describe('GET /v1/{env}/balances', () => {
   });
 
   it('is readable by a dashboard session too', async () => {
-    const m = await sandboxMerchant(ctx.app);
-    const session = client(ctx.app, m.owner.sessionToken, m.owner.workspaceId);
-    const res = await session.get('/v1/sandbox/balances');
+    const m = await world.workspace();
+    const res = await m.session.get('/v1/sandbox/balances');
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toEqual(zero(m.owner.defaultPartyId));
   });

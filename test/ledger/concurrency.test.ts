@@ -8,7 +8,7 @@ import type { Database } from '../../src/db/types.ts';
 import { accountId, balanceOf, partyAccount, systemAccount } from '../../src/ledger/accounts.ts';
 import { InsufficientBalanceError, postJournal, transfer } from '../../src/ledger/ledger.ts';
 import { createTestDatabase, onRealPostgres } from '../support/database.ts';
-import { seedWorkspace } from './helpers.ts';
+import { seedWorkspace } from '../support/world.ts';
 
 const env = 'sandbox' as const;
 const ref = { referenceType: 'test', referenceId: 'concurrency' };

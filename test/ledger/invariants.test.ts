@@ -25,7 +25,7 @@ import {
   postJournal,
 } from '../../src/ledger/ledger.ts';
 import { createTestDatabase } from '../support/database.ts';
-import { seedWorkspace } from './helpers.ts';
+import { seedWorkspace } from '../support/world.ts';
 
 const PARTIES = 3;
 const env = 'sandbox' as const;

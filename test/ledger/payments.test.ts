@@ -8,24 +8,23 @@ import {
   type PaymentScope,
   transition,
 } from '../../src/modules/payments/service.ts';
-import { startTestApp, type TestContext } from '../support/app.ts';
-import { type Api, addParty, cashIn, sandboxMerchant } from './helpers.ts';
+import { addParty, type Client, cashIn, startWorld, type World } from '../support/world.ts';
 
-let ctx: TestContext;
-let api: Api;
+let world: World;
+let api: Client;
 let workspaceId: string;
 let party: string;
 let scope: PaymentScope;
 
 beforeAll(async () => {
-  ctx = await startTestApp();
-  const m = await sandboxMerchant(ctx.app);
+  world = await startWorld();
+  const m = await world.workspace();
   api = m.api;
   workspaceId = m.owner.workspaceId;
   party = m.owner.defaultPartyId;
   scope = { workspaceId, environment: 'sandbox' };
 });
-afterAll(() => ctx.close());
+afterAll(() => world.close());
 
 const PAYMENT_FIELDS = [
   'id',
@@ -65,7 +64,7 @@ const PAYMENT_FIELDS = [
 ];
 
 const events = async (paymentId: string) => {
-  const { rows } = await ctx.db.query<{ type: string; payload: { data: { object: { status: string } } } }>(
+  const { rows } = await world.db.query<{ type: string; payload: { data: { object: { status: string } } } }>(
     `SELECT type, payload FROM events WHERE payload->'data'->'object'->>'id' = $1 ORDER BY id`,
     [paymentId],
   );
@@ -88,7 +87,7 @@ const payout = (tx: Tx, extra: Partial<Parameters<typeof createPayment>[1]> = {}
 
 describe('payments service', () => {
   it('creates a payment with every field of the spec and emits payment.created', async () => {
-    const view = await ctx.db.transaction((tx) => payout(tx));
+    const view = await world.db.transaction((tx) => payout(tx));
     expect(Object.keys(view).sort()).toEqual([...PAYMENT_FIELDS].sort());
     expect(view).toMatchObject({
       workspace_id: workspaceId,
@@ -117,12 +116,12 @@ describe('payments service', () => {
   });
 
   it('moves through created → processing → completed, with one event per status', async () => {
-    const created = await ctx.db.transaction((tx) => payout(tx));
-    const processing = await ctx.db.transaction((tx) =>
+    const created = await world.db.transaction((tx) => payout(tx));
+    const processing = await world.db.transaction((tx) =>
       transition(tx, scope, created.id, 'processing', { provider_ref: 'prov-1' }),
     );
     expect(processing).toMatchObject({ status: 'processing', provider_ref: 'prov-1', completed_at: null });
-    const done = await ctx.db.transaction((tx) =>
+    const done = await world.db.transaction((tx) =>
       transition(tx, scope, created.id, 'completed', { pix_tx_id: 'E1234567820260301120000abcdefghijk' }),
     );
     expect(done.status).toBe('completed');
@@ -137,8 +136,8 @@ describe('payments service', () => {
   });
 
   it('sets failed_at and failure_reason on failure', async () => {
-    const created = await ctx.db.transaction((tx) => payout(tx));
-    const failed = await ctx.db.transaction((tx) =>
+    const created = await world.db.transaction((tx) => payout(tx));
+    const failed = await world.db.transaction((tx) =>
       transition(tx, scope, created.id, 'failed', { failure_reason: 'sandbox_rejected' }),
     );
     expect(failed).toMatchObject({
@@ -162,11 +161,11 @@ describe('payments service', () => {
     for (const from of statuses) {
       for (const to of statuses) {
         if (PAYMENT_TRANSITIONS[from].includes(to)) continue;
-        const created = await ctx.db.transaction((tx) => payout(tx));
+        const created = await world.db.transaction((tx) => payout(tx));
         for (const step of paths[from])
-          await ctx.db.transaction((tx) => transition(tx, scope, created.id, step));
+          await world.db.transaction((tx) => transition(tx, scope, created.id, step));
         const before = (await events(created.id)).length;
-        const error = await ctx.db
+        const error = await world.db
           .transaction((tx) => transition(tx, scope, created.id, to))
           .catch((e: { code?: string }) => e);
         expect((error as { code?: string }).code, `${from} → ${to}`).toBe('invalid_state');
@@ -176,12 +175,12 @@ describe('payments service', () => {
   });
 
   it('a transition of a payment outside the scope is not_found', async () => {
-    const created = await ctx.db.transaction((tx) => payout(tx));
-    const other = await ctx.db
+    const created = await world.db.transaction((tx) => payout(tx));
+    const other = await world.db
       .transaction((tx) => transition(tx, { ...scope, environment: 'live' }, created.id, 'completed'))
       .catch((e: { code?: string }) => e);
     expect((other as { code?: string }).code).toBe('not_found');
-    const locked = await ctx.db.transaction((tx) => lockPayment(tx, scope, created.id));
+    const locked = await world.db.transaction((tx) => lockPayment(tx, scope, created.id));
     expect(locked.status).toBe('created');
   });
 
@@ -195,17 +194,17 @@ describe('GET /v1/{env}/payments', () => {
   let ids: string[];
   let customer: string;
   beforeAll(async () => {
-    const m = await sandboxMerchant(ctx.app);
+    const m = await world.workspace();
     api = m.api;
     workspaceId = m.owner.workspaceId;
     party = m.owner.defaultPartyId;
     scope = { workspaceId, environment: 'sandbox' };
-    customer = await addParty(ctx.db, workspaceId);
+    customer = await addParty(world.db, workspaceId);
     ids = [];
     ids.push((await cashIn(api, '100')).id);
-    ids.push((await ctx.db.transaction((tx) => payout(tx))).id);
+    ids.push((await world.db.transaction((tx) => payout(tx))).id);
     ids.push((await cashIn(api, '300', customer)).id);
-    ids.push((await ctx.db.transaction((tx) => payout(tx, { kind: 'crypto_send', currency: 'USDT' }))).id);
+    ids.push((await world.db.transaction((tx) => payout(tx, { kind: 'crypto_send', currency: 'USDT' }))).id);
     ids.push((await cashIn(api, '500')).id);
     ids.reverse();
   });

@@ -1,20 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestContext } from '../support/app.ts';
-import { client, createApiKey, enableProduction } from '../support/fixtures.ts';
-import { type Api, addParty, sandboxMerchant } from './helpers.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { addParty, startWorld } from '../support/world.ts';
 
-let ctx: TestContext;
-let api: Api;
-let workspaceId: string;
-let party: string;
-beforeAll(async () => {
-  ctx = await startTestApp();
-  const m = await sandboxMerchant(ctx.app);
-  api = m.api;
-  workspaceId = m.owner.workspaceId;
-  party = m.owner.defaultPartyId;
-});
-afterAll(() => ctx.close());
+const world = await startWorld();
+afterAll(() => world.close());
+const { api, owner } = await world.workspace();
+const { workspaceId, defaultPartyId: party } = owner;
 
 const brl = async (partyId = party) => {
   const res = await api.get(`/v1/sandbox/balances?party_id=${partyId}&currency=BRL`);
@@ -53,7 +43,7 @@ describe('POST /v1/sandbox/simulate/pix/cash-in', () => {
       kind: 'available',
       posted_at: payment.created_at,
     });
-    const { rows } = await ctx.db.query<{ type: string }>(
+    const { rows } = await world.db.query<{ type: string }>(
       `SELECT type FROM events WHERE workspace_id = $1 AND payload->'data'->'object'->>'id' = $2`,
       [workspaceId, payment.id],
     );
@@ -62,7 +52,7 @@ describe('POST /v1/sandbox/simulate/pix/cash-in', () => {
   });
 
   it('credits the given party; the test alias works the same', async () => {
-    const customer = await addParty(ctx.db, workspaceId);
+    const customer = await addParty(world.db, workspaceId);
     const res = await api.post('/v1/test/simulate/pix/cash-in', { amount_minor: '7', party_id: customer });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.party_id).toBe(customer);
@@ -102,7 +92,7 @@ describe('POST /v1/sandbox/simulate/pix/cash-in', () => {
   });
 
   it('answers 404 not_found for a party that is not in the workspace', async () => {
-    const other = await sandboxMerchant(ctx.app);
+    const other = await world.workspace();
     const res = await api.post('/v1/sandbox/simulate/pix/cash-in', {
       amount_minor: '1',
       party_id: other.owner.defaultPartyId,
@@ -112,22 +102,16 @@ describe('POST /v1/sandbox/simulate/pix/cash-in', () => {
   });
 
   it('does not exist on a live path', async () => {
-    const m = await sandboxMerchant(ctx.app);
-    await enableProduction(ctx.app, m.owner);
-    const live = await createApiKey(ctx.app, m.owner, 'live');
-    const res = await client(ctx.app, live.secret, m.owner.workspaceId).post(
-      '/v1/live/simulate/pix/cash-in',
-      {
-        amount_minor: '100',
-      },
-    );
+    const m = await world.workspace();
+    const live = await m.liveApi();
+    const res = await live.post('/v1/live/simulate/pix/cash-in', { amount_minor: '100' });
     expect(res.statusCode).toBe(404);
     expect(res.json().error).toBe('not_found');
-    const { rows } = await ctx.db.query('SELECT 1 FROM payments WHERE workspace_id = $1', [
+    const { rows } = await world.db.query('SELECT 1 FROM payments WHERE workspace_id = $1', [
       m.owner.workspaceId,
     ]);
     expect(rows).toEqual([]);
-    const balances = await client(ctx.app, live.secret, m.owner.workspaceId).get('/v1/live/balances');
+    const balances = await live.get('/v1/live/balances');
     expect(balances.json().data.every((row: { balance_minor: string }) => row.balance_minor === '0')).toBe(
       true,
     );

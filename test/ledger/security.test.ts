@@ -1,29 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { insertWorkspace } from '../../src/modules/workspace/repo.ts';
-import { startTestApp, type TestContext } from '../support/app.ts';
-import { authHeaders, client, createApiKey } from '../support/fixtures.ts';
-import { type Api, addParty, cashIn, sandboxMerchant } from './helpers.ts';
+import { authHeaders, cashIn, startWorld } from '../support/world.ts';
 
-let ctx: TestContext;
-let api: Api;
-let owner: Awaited<ReturnType<typeof sandboxMerchant>>['owner'];
-let customer: string;
-let scoped: Api;
-let paymentOfDefault: { id: string };
-let paymentOfCustomer: { id: string };
-
-beforeAll(async () => {
-  ctx = await startTestApp();
-  const m = await sandboxMerchant(ctx.app);
-  api = m.api;
-  owner = m.owner;
-  customer = await addParty(ctx.db, owner.workspaceId);
-  const key = await createApiKey(ctx.app, owner, 'sandbox', { party_id: customer });
-  scoped = client(ctx.app, key.secret, owner.workspaceId);
-  paymentOfDefault = await cashIn(api, '1000');
-  paymentOfCustomer = await cashIn(api, '250', customer);
-});
-afterAll(() => ctx.close());
+const world = await startWorld();
+afterAll(() => world.close());
+const ws = await world.workspace();
+const { api, owner } = ws;
+const customer = await ws.addParty();
+const scoped = await ws.keyFor(customer);
+const paymentOfDefault = await cashIn(api, '1000');
+const paymentOfCustomer = await cashIn(api, '250', customer);
 
 describe('party-scoped keys', () => {
   it('see only their party in balances, statement and payments', async () => {
@@ -78,7 +64,7 @@ describe('party-scoped keys', () => {
 
 describe('tenant isolation', () => {
   it("another workspace's party is 404, its payments do not exist, its money does not show", async () => {
-    const other = await sandboxMerchant(ctx.app, 'Other');
+    const other = await world.workspace('Other');
     const foreign = await cashIn(other.api, '999');
     for (const url of [
       `/v1/sandbox/balances?party_id=${other.owner.defaultPartyId}`,
@@ -95,8 +81,8 @@ describe('tenant isolation', () => {
   });
 
   it('a key of one workspace cannot read another by changing X-Workspace-Id', async () => {
-    const other = await sandboxMerchant(ctx.app, 'Other');
-    const res = await ctx.app.inject({
+    const other = await world.workspace('Other');
+    const res = await world.app.inject({
       method: 'GET',
       url: '/v1/sandbox/balances',
       headers: authHeaders(other.key.secret, owner.workspaceId),
@@ -107,7 +93,7 @@ describe('tenant isolation', () => {
 
   it('requires credentials', async () => {
     for (const url of ['/v1/sandbox/balances', '/v1/sandbox/statement', '/v1/sandbox/payments']) {
-      const res = await ctx.app.inject({
+      const res = await world.app.inject({
         method: 'GET',
         url,
         headers: { 'x-workspace-id': owner.workspaceId },
@@ -120,7 +106,7 @@ describe('tenant isolation', () => {
 
 describe('sub-accounts (X-Subaccount-Id)', () => {
   it("reads and credits the sub-account's own ledger", async () => {
-    const childParty = await ctx.db.transaction(async (tx) => {
+    const childParty = await world.db.transaction(async (tx) => {
       const child = await insertWorkspace(tx, { displayName: 'Child', parentWorkspaceId: owner.workspaceId });
       return { id: child.id, party: child.default_party_id };
     });

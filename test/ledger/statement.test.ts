@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partyAccount, systemAccount } from '../../src/ledger/accounts.ts';
 import { moveKind, transfer } from '../../src/ledger/ledger.ts';
-import { startTestApp, type TestContext } from '../support/app.ts';
-import { type Api, addParty, cashIn, sandboxMerchant } from './helpers.ts';
+import { addParty, cashIn, startWorld } from '../support/world.ts';
 
-let ctx: TestContext;
-let api: Api;
-let workspaceId: string;
-let party: string;
-let customer: string;
+const world = await startWorld();
+afterAll(() => world.close());
+const { api, owner } = await world.workspace();
+const { workspaceId, defaultPartyId: party } = owner;
+const customer = await addParty(world.db, workspaceId);
 const T0 = Date.parse('2026-03-01T12:00:00.000Z');
 const at = (seconds: number) => new Date(T0 + seconds * 1000);
 
@@ -23,16 +22,10 @@ interface Line {
 }
 
 beforeAll(async () => {
-  ctx = await startTestApp();
-  const m = await sandboxMerchant(ctx.app);
-  api = m.api;
-  workspaceId = m.owner.workspaceId;
-  party = m.owner.defaultPartyId;
-  customer = await addParty(ctx.db, workspaceId);
   // 5 cash-ins of the default party at t = 0..4 s, 1 at t = 2 s for the customer, and a lock (two lines) at t = 5 s.
   const settlement = systemAccount.pixSettlement(workspaceId, 'sandbox');
   for (let i = 0; i < 5; i++) {
-    await ctx.db.transaction((tx) =>
+    await world.db.transaction((tx) =>
       transfer(tx, {
         workspaceId,
         environment: 'sandbox',
@@ -45,7 +38,7 @@ beforeAll(async () => {
       }),
     );
   }
-  await ctx.db.transaction((tx) =>
+  await world.db.transaction((tx) =>
     transfer(tx, {
       workspaceId,
       environment: 'sandbox',
@@ -57,7 +50,7 @@ beforeAll(async () => {
       at: at(2),
     }),
   );
-  await ctx.db.transaction((tx) =>
+  await world.db.transaction((tx) =>
     moveKind(tx, {
       workspaceId,
       environment: 'sandbox',
@@ -72,7 +65,6 @@ beforeAll(async () => {
     }),
   );
 });
-afterAll(() => ctx.close());
 
 const lines = async (query = ''): Promise<Line[]> => {
   const res = await api.get(`/v1/sandbox/statement${query}`);
@@ -193,7 +185,7 @@ describe('GET /v1/{env}/statement', () => {
   });
 
   it('an id of another workspace is an unknown cursor', async () => {
-    const other = await sandboxMerchant(ctx.app);
+    const other = await world.workspace();
     const payment = await cashIn(other.api, '5');
     const [line] = (await other.api.get('/v1/sandbox/statement')).json().data;
     expect(line.reference_id).toBe(payment.id);

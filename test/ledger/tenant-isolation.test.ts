@@ -10,7 +10,7 @@ import type { Database, Tx } from '../../src/db/types.ts';
 import { partyAccount, systemAccount } from '../../src/ledger/accounts.ts';
 import { type PostedJournal, postJournal } from '../../src/ledger/ledger.ts';
 import { createTestDatabase, onRealPostgres } from '../support/database.ts';
-import { seedWorkspace } from './helpers.ts';
+import { seedWorkspace } from '../support/world.ts';
 
 const env = 'sandbox' as const;
 

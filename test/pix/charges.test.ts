@@ -3,24 +3,17 @@
  * validation, QR images, paying (net to the party, fee to fee revenue) and expiring.
  */
 import { hasError, parsePix } from 'pix-utils';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { expireDueCharges } from '../../src/modules/pix/charge-payment.ts';
 import { SANDBOX_COLLECTION_KEY } from '../../src/providers/pix/sandbox.ts';
-import { startTestApp, type TestContext } from '../support/app.ts';
-import { enableProduction } from '../support/fixtures.ts';
-import { CNPJ, CPF, type PixWorkspace, pixWorkspace } from './support.ts';
+import { CNPJ, CPF, enableProduction, startWorld } from '../support/world.ts';
 
 const CHARGES = '/v1/sandbox/pix/charges';
 const E2E = /^E[0-9]{8}[0-9]{12}[A-Za-z0-9]{11}$/;
 
-let ctx: TestContext;
-let ws: PixWorkspace;
-
-beforeAll(async () => {
-  ctx = await startTestApp({ sandboxSettleMs: 0 });
-  ws = await pixWorkspace(ctx);
-});
-afterAll(() => ctx.close());
+const world = await startWorld({ sandboxSettleMs: 0 });
+afterAll(() => world.close());
+const ws = await world.workspace();
 
 async function charge(body: Record<string, unknown>, w = ws) {
   const res = await w.api.post(CHARGES, body);
@@ -129,7 +122,7 @@ describe('BR Code', () => {
 
 describe('validation', () => {
   it('expires_at defaults to 24 h; expires_in_seconds 60..604800, 59 and 604801 → 400', async () => {
-    const before = ctx.clock.now().getTime();
+    const before = world.clock.now().getTime();
     const payment = await charge({ amount_minor: '1000' });
     const expires = Date.parse(payment.expires_at);
     expect(expires - Date.parse(payment.created_at)).toBe(86_400_000);
@@ -176,8 +169,8 @@ describe('validation', () => {
   });
 
   it('live has no PIX provider: 503 provider_unavailable', async () => {
-    const live = await pixWorkspace(ctx, 'Live charges');
-    await enableProduction(ctx.app, live.owner);
+    const live = await world.workspace('Live charges');
+    await enableProduction(world.app, live.owner);
     const res = await live.session.post('/v1/live/pix/charges', { amount_minor: '1000' });
     expect(res.statusCode, res.body).toBe(503);
     expect(res.json().error).toBe('provider_unavailable');
@@ -200,7 +193,7 @@ describe('QR images', () => {
 
   it('a payment without a QR code, an unknown id, another workspace → 404', async () => {
     await ws.cashIn('1000');
-    const { rows } = await ctx.db.query<{ id: string }>(
+    const { rows } = await world.db.query<{ id: string }>(
       "SELECT id FROM payments WHERE workspace_id = $1 AND kind = 'pix_cash_in' AND pix_qr_code IS NULL LIMIT 1",
       [ws.owner.workspaceId],
     );
@@ -211,7 +204,7 @@ describe('QR images', () => {
         expect(res.json().error).toBe('not_found');
       }
     }
-    const other = await pixWorkspace(ctx, 'Other');
+    const other = await world.workspace('Other');
     const payment = await charge({ amount_minor: '1000' });
     expect((await other.api.get(`/v1/sandbox/payments/${payment.id}/qr.png`)).statusCode).toBe(404);
   });
@@ -219,8 +212,8 @@ describe('QR images', () => {
 
 describe('paying and expiring', () => {
   it('pay credits the net amount to the party and the fee to fee revenue (a cash-in fee schedule)', async () => {
-    const w = await pixWorkspace(ctx, 'Fees');
-    await ctx.db.query(
+    const w = await world.workspace('Fees');
+    await world.db.query(
       `INSERT INTO fee_schedules (workspace_id, environment, rail, fixed_minor, bps) VALUES ($1, 'sandbox', 'pix_cash_in', 50, 99)`,
       [w.owner.workspaceId],
     );
@@ -250,8 +243,8 @@ describe('paying and expiring', () => {
   });
 
   it('a charge not above its fee is refused', async () => {
-    const w = await pixWorkspace(ctx, 'Fee too big');
-    await ctx.db.query(
+    const w = await world.workspace('Fee too big');
+    await world.db.query(
       `INSERT INTO fee_schedules (workspace_id, environment, rail, fixed_minor, bps) VALUES ($1, 'sandbox', 'pix_cash_in', 100, 0)`,
       [w.owner.workspaceId],
     );
@@ -261,18 +254,18 @@ describe('paying and expiring', () => {
   });
 
   it('the sweeper expires charges past expires_at; an expired charge cannot be paid', async () => {
-    const w = await pixWorkspace(ctx, 'Expiry');
+    const w = await world.workspace('Expiry');
     const short = await charge({ amount_minor: '1000', expires_in_seconds: 60 }, w);
     const long = await charge({ amount_minor: '1000', expires_in_seconds: 3600 }, w);
-    await expireDueCharges(ctx.deps);
+    await expireDueCharges(world.deps);
     expect((await w.api.get(`/v1/sandbox/payments/${short.id}`)).json().data.status).toBe('created');
 
-    ctx.clock.advance(61_000);
+    world.clock.advance(61_000);
     // past expires_at, before the sweeper ran: paying is already refused
     const late = await w.api.post(`/v1/sandbox/simulate/payments/${short.id}/pay`);
     expect(late.statusCode).toBe(422);
     expect(late.json().error).toBe('invalid_state');
-    await expireDueCharges(ctx.deps);
+    await expireDueCharges(world.deps);
     expect((await w.api.get(`/v1/sandbox/payments/${short.id}`)).json().data.status).toBe('expired');
     expect((await w.api.get(`/v1/sandbox/payments/${long.id}`)).json().data.status).toBe('created');
     expect(await w.eventTypes(short.id)).toEqual(['payment.created', 'payment.expired']);
@@ -281,17 +274,17 @@ describe('paying and expiring', () => {
     expect(paid.json().error).toBe('invalid_state');
     expect(await w.balances()).toMatchObject({ available: '0' });
     // a second sweep changes nothing
-    await expireDueCharges(ctx.deps);
+    await expireDueCharges(world.deps);
     expect(await w.eventTypes(short.id)).toEqual(['payment.created', 'payment.expired']);
   });
 
   it('/expire expires a charge now; only an unpaid charge can expire', async () => {
-    const w = await pixWorkspace(ctx, 'Expire helper');
+    const w = await world.workspace('Expire helper');
     const payment = await charge({ amount_minor: '1000' }, w);
     const res = await w.api.post(`/v1/sandbox/simulate/payments/${payment.id}/expire`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.status).toBe('expired');
-    expect(Date.parse(res.json().data.expires_at)).toBeLessThanOrEqual(ctx.clock.now().getTime());
+    expect(Date.parse(res.json().data.expires_at)).toBeLessThanOrEqual(world.clock.now().getTime());
     const paid = await w.api.post(`/v1/sandbox/simulate/payments/${payment.id}/pay`);
     expect(paid.statusCode).toBe(422);
     expect(paid.json().error).toBe('invalid_state');
@@ -315,12 +308,8 @@ describe('paying and expiring', () => {
   });
 
   it('pay on a payout → 422 invalid_state', async () => {
-    const w = await pixWorkspace(ctx, 'Pay payout');
-    await w.setSettlementKey();
-    await w.cashIn('5000');
-    const payout = (
-      await w.api.post('/v1/sandbox/pix/payouts', { amount_minor: '1000', pix_key: CPF })
-    ).json().data;
+    const w = await world.workspace('Pay payout', { settlementKey: true, fund: '5000' });
+    const payout = await w.payout('1000');
     const res = await w.api.post(`/v1/sandbox/simulate/payments/${payout.id}/pay`);
     expect(res.statusCode).toBe(422);
     expect(res.json().error).toBe('invalid_state');

@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runJobs } from '../../src/worker.ts';
-import { startTestApp, type TestContext } from '../support/app.ts';
-import { client, createApiKey, type Owner, signupOwner } from '../support/fixtures.ts';
+import { startWorld } from '../support/world.ts';
 
-let ctx: TestContext;
-let owner: Owner;
-let key: string;
-beforeAll(async () => {
-  ctx = await startTestApp({ sandboxSettleMs: 0 });
-  owner = await signupOwner(ctx.app);
-  key = (await createApiKey(ctx.app, owner)).secret;
-});
-afterAll(() => ctx.close());
+const world = await startWorld({ sandboxSettleMs: 0 });
+afterAll(() => world.close());
+const ws = await world.workspace();
 
 describe('payout smoke', () => {
   it('cash-in, settlement key, payout, settle', async () => {
-    const session = client(ctx.app, owner.sessionToken, owner.workspaceId);
-    const api = client(ctx.app, key, owner.workspaceId);
+    const { session, api } = ws;
     expect((await api.post('/v1/sandbox/simulate/pix/cash-in', { amount_minor: '10000' })).statusCode).toBe(
       200,
     );
@@ -45,8 +37,8 @@ describe('payout smoke', () => {
           .data.map((b: { kind: string; balance_minor: string }) => [b.kind, b.balance_minor]),
       );
     expect(await balances()).toMatchObject({ available: '7400', locked: '2600' });
-    await runJobs(ctx.deps);
-    await runJobs(ctx.deps);
+    await runJobs(world.deps);
+    await runJobs(world.deps);
     const done = await api.get(`/v1/sandbox/payments/${payout.json().data.id}`);
     expect(done.json().data.status).toBe('completed');
     expect(done.json().data.pix_tx_id).toMatch(/^E[0-9]{20}[A-Za-z0-9]{11}$/);

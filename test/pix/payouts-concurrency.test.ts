@@ -4,23 +4,20 @@
  * for one balance never overdraw it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestContext } from '../support/app.ts';
 import { onRealPostgres } from '../support/database.ts';
-import { CPF, drainJobs, pixWorkspace } from './support.ts';
+import { CPF, startWorld, type World } from '../support/world.ts';
 
 const PAYOUT = '/v1/sandbox/pix/payouts';
 
 describe.skipIf(!onRealPostgres())('payouts under concurrency (PostgreSQL)', () => {
-  let ctx: TestContext;
+  let world: World;
   beforeAll(async () => {
-    ctx = await startTestApp({ sandboxSettleMs: 0 });
+    world = await startWorld({ sandboxSettleMs: 0 });
   });
-  afterAll(() => ctx.close());
+  afterAll(() => world.close());
 
   it('12 concurrent retries of one Idempotency-Key create one payment, one debit, one transfer', async () => {
-    const ws = await pixWorkspace(ctx, 'Same key');
-    await ws.setSettlementKey();
-    await ws.cashIn('10000');
+    const ws = await world.workspace('Same key', { settlementKey: true, fund: '10000' });
     const journalsBefore = await ws.journalCount();
     const headers = { 'idempotency-key': 'race-1' };
     const body = { amount_minor: '1000', pix_key: CPF };
@@ -34,9 +31,9 @@ describe.skipIf(!onRealPostgres())('payouts under concurrency (PostgreSQL)', () 
     expect(await ws.balances()).toMatchObject({ available: '8900', locked: '1100' });
 
     // the workers, run concurrently as several processes would, send it once
-    await Promise.all(Array.from({ length: 4 }, () => drainJobs(ctx)));
+    await Promise.all(Array.from({ length: 4 }, () => world.drainJobs()));
     const [id] = [...ids];
-    const { rows } = await ctx.db.query<{ n: number }>(
+    const { rows } = await world.db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM sandbox_pix_transfers WHERE payment_id = $1',
       [id],
     );
@@ -48,9 +45,7 @@ describe.skipIf(!onRealPostgres())('payouts under concurrency (PostgreSQL)', () 
 
   it('2N concurrent payouts with different keys on a balance for N: exactly N pass, none overdraws', async () => {
     const N = 8;
-    const ws = await pixWorkspace(ctx, 'Different keys');
-    await ws.setSettlementKey();
-    await ws.cashIn(String(N * 1100));
+    const ws = await world.workspace('Different keys', { settlementKey: true, fund: String(N * 1100) });
     const responses = await Promise.all(
       Array.from({ length: 2 * N }, (_, i) =>
         ws.api.post(PAYOUT, { amount_minor: '1000', pix_key: CPF }, { 'idempotency-key': `race-2-${i}` }),
@@ -63,15 +58,13 @@ describe.skipIf(!onRealPostgres())('payouts under concurrency (PostgreSQL)', () 
       expect(res.json().error).toBe('insufficient_balance');
     expect(await ws.paymentCount()).toBe(N);
     expect(await ws.balances()).toMatchObject({ available: '0', locked: String(N * 1100) });
-    await Promise.all(Array.from({ length: 3 }, () => drainJobs(ctx)));
+    await Promise.all(Array.from({ length: 3 }, () => world.drainJobs()));
     expect(await ws.balances()).toMatchObject({ available: '0', locked: '0' });
     expect(await ws.feeRevenue()).toBe(BigInt(N * 100));
   });
 
   it('payouts without an Idempotency-Key racing for one balance never overdraw either', async () => {
-    const ws = await pixWorkspace(ctx, 'No keys');
-    await ws.setSettlementKey();
-    await ws.cashIn('5500');
+    const ws = await world.workspace('No keys', { settlementKey: true, fund: '5500' });
     const responses = await Promise.all(
       Array.from({ length: 10 }, () => ws.api.post(PAYOUT, { amount_minor: '1000', pix_key: CPF })),
     );

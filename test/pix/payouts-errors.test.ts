@@ -4,30 +4,27 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/platform/ids.ts';
-import { startTestApp, type TestContext } from '../support/app.ts';
-import { authHeaders, client, createApiKey, enableProduction } from '../support/fixtures.ts';
-import { CPF, type Env, EVP, type PixWorkspace, pixWorkspace } from './support.ts';
+import {
+  authHeaders,
+  type Client,
+  CPF,
+  type Env,
+  EVP,
+  startWorld,
+  type Workspace,
+} from '../support/world.ts';
 
-let ctx: TestContext;
+const world = await startWorld({ sandboxSettleMs: 0 });
+afterAll(() => world.close());
 /** Has a settlement key and R$ 100,00. */
-let ready: PixWorkspace;
+const ready = await world.workspace('Ready', { settlementKey: true, fund: '10000' });
 /** Has R$ 100,00 but no settlement key. */
-let keyless: PixWorkspace;
-
-beforeAll(async () => {
-  ctx = await startTestApp({ sandboxSettleMs: 0 });
-  ready = await pixWorkspace(ctx, 'Ready');
-  await ready.setSettlementKey();
-  await ready.cashIn('10000');
-  keyless = await pixWorkspace(ctx, 'Keyless');
-  await keyless.cashIn('10000');
-});
-afterAll(() => ctx.close());
+const keyless = await world.workspace('Keyless', { fund: '10000' });
 
 const PAYOUT = '/v1/sandbox/pix/payouts';
 
 /** What a user can see of a workspace's money: balances, payouts, journals. */
-async function snapshot(ws: PixWorkspace, env: Env = 'sandbox') {
+async function snapshot(ws: Workspace, env: Env = 'sandbox') {
   return {
     balances: await ws.balances(env),
     payouts: await ws.paymentCount('pix_cash_out', env),
@@ -37,8 +34,8 @@ async function snapshot(ws: PixWorkspace, env: Env = 'sandbox') {
 
 /** Sends a payout that must be refused with `status` and `code`, and checks nothing moved. */
 async function refused(
-  ws: PixWorkspace,
-  send: () => ReturnType<PixWorkspace['api']['post']>,
+  ws: Workspace,
+  send: () => ReturnType<Workspace['api']['post']>,
   status: number,
   code: string,
   env: Env = 'sandbox',
@@ -140,9 +137,7 @@ describe('settlement key (403)', () => {
   });
 
   it('a deleted settlement key counts as none', async () => {
-    const ws = await pixWorkspace(ctx, 'Deleted key');
-    await ws.cashIn('5000');
-    await ws.setSettlementKey();
+    const ws = await world.workspace('Deleted key', { settlementKey: true, fund: '5000' });
     expect((await ws.session.delete('/v1/sandbox/settlement-key')).statusCode).toBe(200);
     await refused(
       ws,
@@ -153,16 +148,12 @@ describe('settlement key (403)', () => {
   });
 
   it('a sandbox settlement key does not count in live', async () => {
-    const ws = await pixWorkspace(ctx, 'Sandbox key only');
-    await ws.setSettlementKey('sandbox');
-    await enableProduction(ctx.app, ws.owner);
-    const live = client(
-      ctx.app,
-      (await createApiKey(ctx.app, ws.owner, 'live')).secret,
-      ws.owner.workspaceId,
-    );
+    const ws = await world.workspace('Sandbox key only', { settlementKey: true });
+    const live = await ws.liveApi();
     await ws.credit('live', 5000n);
-    await ctx.db.query("UPDATE parties SET kyc_status = 'approved' WHERE id = $1", [ws.owner.defaultPartyId]);
+    await world.db.query("UPDATE parties SET kyc_status = 'approved' WHERE id = $1", [
+      ws.owner.defaultPartyId,
+    ]);
     await refused(
       ws,
       () => live.post('/v1/live/pix/payouts', { amount_minor: '1000', pix_key: CPF }),
@@ -175,9 +166,7 @@ describe('settlement key (403)', () => {
 
 describe('balance (422)', () => {
   it('amount + fee one centavo above available → 422 insufficient_balance; exactly available succeeds', async () => {
-    const ws = await pixWorkspace(ctx, 'Boundary');
-    await ws.setSettlementKey();
-    await ws.cashIn('1100');
+    const ws = await world.workspace('Boundary', { settlementKey: true, fund: '1100' });
     // 1001 + fee 100 = 1101 > 1100
     await refused(
       ws,
@@ -206,10 +195,8 @@ describe('balance (422)', () => {
   });
 
   it('a workspace fee schedule counts in the balance check', async () => {
-    const ws = await pixWorkspace(ctx, 'Fee schedule');
-    await ws.setSettlementKey();
-    await ws.cashIn('10000');
-    await ctx.db.query(
+    const ws = await world.workspace('Fee schedule', { settlementKey: true, fund: '10000' });
+    await world.db.query(
       `INSERT INTO fee_schedules (workspace_id, environment, rail, fixed_minor, bps) VALUES ($1, 'sandbox', 'pix_payout', 50, 100)`,
       [ws.owner.workspaceId],
     );
@@ -228,21 +215,20 @@ describe('balance (422)', () => {
 });
 
 describe('live: KYC (403) and provider (503)', () => {
-  let ws: PixWorkspace;
-  let live: ReturnType<typeof client>;
+  let ws: Workspace;
+  let live: Client;
   const LIVE_PAYOUT = '/v1/live/pix/payouts';
 
   beforeAll(async () => {
-    ws = await pixWorkspace(ctx, 'Live');
-    await enableProduction(ctx.app, ws.owner);
-    live = client(ctx.app, (await createApiKey(ctx.app, ws.owner, 'live')).secret, ws.owner.workspaceId);
+    ws = await world.workspace('Live');
+    live = await ws.liveApi();
     await ws.setSettlementKey('live');
     await ws.credit('live', 10_000n);
   });
 
   it('live payout without approved KYC → 403 kyc_not_approved (not_started, pending, rejected)', async () => {
     for (const status of ['not_started', 'pending', 'in_review', 'rejected']) {
-      await ctx.db.query('UPDATE parties SET kyc_status = $2 WHERE id = $1', [
+      await world.db.query('UPDATE parties SET kyc_status = $2 WHERE id = $1', [
         ws.owner.defaultPartyId,
         status,
       ]);
@@ -264,18 +250,20 @@ describe('live: KYC (403) and provider (503)', () => {
   });
 
   it('KYC is not asked in sandbox', async () => {
-    await ctx.db.query("UPDATE parties SET kyc_status = 'rejected' WHERE id = $1", [
+    await world.db.query("UPDATE parties SET kyc_status = 'rejected' WHERE id = $1", [
       ready.owner.defaultPartyId,
     ]);
     const res = await ready.api.post(PAYOUT, { amount_minor: '100', pix_key: CPF });
     expect(res.statusCode, res.body).toBe(200);
-    await ctx.db.query("UPDATE parties SET kyc_status = 'not_started' WHERE id = $1", [
+    await world.db.query("UPDATE parties SET kyc_status = 'not_started' WHERE id = $1", [
       ready.owner.defaultPartyId,
     ]);
   });
 
   it('KYC approved and balance, but no live provider → 503 provider_unavailable, nothing moved', async () => {
-    await ctx.db.query("UPDATE parties SET kyc_status = 'approved' WHERE id = $1", [ws.owner.defaultPartyId]);
+    await world.db.query("UPDATE parties SET kyc_status = 'approved' WHERE id = $1", [
+      ws.owner.defaultPartyId,
+    ]);
     await refused(
       ws,
       () => live.post(LIVE_PAYOUT, { amount_minor: '1000', pix_key: CPF }),
@@ -298,7 +286,9 @@ describe('live: KYC (403) and provider (503)', () => {
   });
 
   it('balance comes before the provider: approved KYC, too little money → 422', async () => {
-    await ctx.db.query("UPDATE parties SET kyc_status = 'approved' WHERE id = $1", [ws.owner.defaultPartyId]);
+    await world.db.query("UPDATE parties SET kyc_status = 'approved' WHERE id = $1", [
+      ws.owner.defaultPartyId,
+    ]);
     await refused(
       ws,
       () => live.post(LIVE_PAYOUT, { amount_minor: '9901', pix_key: CPF }),
@@ -309,7 +299,9 @@ describe('live: KYC (403) and provider (503)', () => {
   });
 
   it('KYC comes before the balance: no KYC and too little money → 403 kyc_not_approved', async () => {
-    await ctx.db.query("UPDATE parties SET kyc_status = 'pending' WHERE id = $1", [ws.owner.defaultPartyId]);
+    await world.db.query("UPDATE parties SET kyc_status = 'pending' WHERE id = $1", [
+      ws.owner.defaultPartyId,
+    ]);
     await refused(
       ws,
       () => live.post(LIVE_PAYOUT, { amount_minor: '999999', pix_key: CPF }),
@@ -320,13 +312,8 @@ describe('live: KYC (403) and provider (503)', () => {
   });
 
   it('the settlement key comes before KYC', async () => {
-    const other = await pixWorkspace(ctx, 'Live no key');
-    await enableProduction(ctx.app, other.owner);
-    const otherLive = client(
-      ctx.app,
-      (await createApiKey(ctx.app, other.owner, 'live')).secret,
-      other.owner.workspaceId,
-    );
+    const other = await world.workspace('Live no key');
+    const otherLive = await other.liveApi();
     await refused(
       other,
       () => otherLive.post(LIVE_PAYOUT, { amount_minor: '1000', pix_key: CPF }),
@@ -339,7 +326,7 @@ describe('live: KYC (403) and provider (503)', () => {
 
 describe('order of checks', () => {
   it('authentication comes first: no credentials with a bad body → 401', async () => {
-    const res = await ctx.app.inject({
+    const res = await world.app.inject({
       method: 'POST',
       url: PAYOUT,
       headers: { 'x-workspace-id': keyless.owner.workspaceId },
@@ -372,7 +359,7 @@ describe('order of checks', () => {
   });
 
   it('a missing settlement key wins over the balance', async () => {
-    const broke = await pixWorkspace(ctx, 'Broke, no key');
+    const broke = await world.workspace('Broke, no key');
     await refused(
       broke,
       () => broke.api.post(PAYOUT, { amount_minor: '1000', pix_key: CPF }),
@@ -382,8 +369,7 @@ describe('order of checks', () => {
   });
 
   it('a body error wins over the balance', async () => {
-    const broke = await pixWorkspace(ctx, 'Broke with key');
-    await broke.setSettlementKey();
+    const broke = await world.workspace('Broke with key', { settlementKey: true });
     await refused(broke, () => broke.api.post(PAYOUT, { amount_minor: '1000' }), 400, 'pix_key_required');
     await refused(
       broke,
@@ -396,13 +382,8 @@ describe('order of checks', () => {
 
 describe('parties', () => {
   it("a party-scoped key paying from another party's money → 403 forbidden; unknown party → 404", async () => {
-    const partyId = newId();
-    await ctx.db.query(
-      `INSERT INTO parties (id, workspace_id, kind, display_name) VALUES ($1, $2, 'person', 'Bia')`,
-      [partyId, ready.owner.workspaceId],
-    );
-    const scoped = await createApiKey(ctx.app, ready.owner, 'sandbox', { party_id: partyId });
-    const bia = client(ctx.app, scoped.secret, ready.owner.workspaceId);
+    const partyId = await ready.addParty('Bia');
+    const bia = await ready.keyFor(partyId);
     await refused(
       ready,
       () => bia.post(PAYOUT, { amount_minor: '1000', pix_key: CPF, party_id: ready.owner.defaultPartyId }),
@@ -437,7 +418,7 @@ describe('parties', () => {
   });
 
   it("another workspace's key cannot pay out of this workspace", async () => {
-    const res = await ctx.app.inject({
+    const res = await world.app.inject({
       method: 'POST',
       url: PAYOUT,
       headers: authHeaders(keyless.apiKey, ready.owner.workspaceId),

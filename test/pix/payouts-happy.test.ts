@@ -6,28 +6,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pixTransfers } from '../../src/modules/pix/transfers.ts';
 import { END_TO_END_ID } from '../../src/providers/pix/end-to-end-id.ts';
-import { startTestApp, type TestContext } from '../support/app.ts';
-import { CPF, drainJobs, type PixWorkspace, pixWorkspace, SETTLEMENT_KEY } from './support.ts';
+import { CPF, SETTLEMENT_KEY, startWorld, type Workspace } from '../support/world.ts';
 
 const SETTLE_MS = 1000;
 const PAYOUT = '/v1/sandbox/pix/payouts';
 const E2E = /^E[0-9]{8}[0-9]{12}[A-Za-z0-9]{11}$/;
 
-let ctx: TestContext;
-let ws: PixWorkspace;
-
-beforeAll(async () => {
-  ctx = await startTestApp({ sandboxSettleMs: SETTLE_MS });
-  ws = await pixWorkspace(ctx);
-  await ws.setSettlementKey();
-});
-afterAll(() => ctx.close());
+const world = await startWorld({ sandboxSettleMs: SETTLE_MS });
+afterAll(() => world.close());
+const ws = await world.workspace({ settlementKey: true });
 
 /** The worker sends, the PSP takes SETTLE_MS, the poll settles. */
 async function settle() {
-  await drainJobs(ctx);
-  ctx.clock.advance(SETTLE_MS + 100);
-  await drainJobs(ctx);
+  await world.drainJobs();
+  world.clock.advance(SETTLE_MS + 100);
+  await world.drainJobs();
 }
 
 const getPayment = async (id: string) => {
@@ -37,7 +30,7 @@ const getPayment = async (id: string) => {
 };
 
 async function sandboxTransfers(paymentId: string) {
-  const { rows } = await ctx.db.query<{ pix_key: string | null; amount: string; direction: string }>(
+  const { rows } = await world.db.query<{ pix_key: string | null; amount: string; direction: string }>(
     'SELECT pix_key, amount::text AS amount, direction FROM sandbox_pix_transfers WHERE payment_id = $1',
     [paymentId],
   );
@@ -91,9 +84,7 @@ describe('who is paid', () => {
 
 describe('money and lifecycle', () => {
   it('available → locked at creation; then locked → out with the fee to fee revenue; created → processing → completed', async () => {
-    const fresh = await pixWorkspace(ctx, 'Lifecycle');
-    await fresh.setSettlementKey();
-    await fresh.cashIn('10000');
+    const fresh = await world.workspace('Lifecycle', { settlementKey: true, fund: '10000' });
     const res = await fresh.api.post(PAYOUT, { amount_minor: '2500', pix_key: CPF, description: 'Saque' });
     expect(res.statusCode, res.body).toBe(200);
     const payment = res.json().data;
@@ -112,13 +103,13 @@ describe('money and lifecycle', () => {
     expect(await fresh.feeRevenue()).toBe(0n);
 
     // The worker hands it to the PSP: processing, money still locked.
-    await drainJobs(ctx);
+    await world.drainJobs();
     expect(await getPaymentOf(fresh, payment.id)).toMatchObject({ status: 'processing', pix_tx_id: null });
     expect(await fresh.balances()).toMatchObject({ available: '7400', locked: '2600' });
 
     // The PSP settles after SANDBOX_SETTLE_MS.
-    ctx.clock.advance(SETTLE_MS + 100);
-    await drainJobs(ctx);
+    world.clock.advance(SETTLE_MS + 100);
+    await world.drainJobs();
     const done = await getPaymentOf(fresh, payment.id);
     expect(done.status).toBe('completed');
     expect(done.pix_tx_id).toMatch(E2E);
@@ -141,24 +132,22 @@ describe('money and lifecycle', () => {
     );
 
     // Jobs left over (a re-run, the reconciliation sweep) change nothing.
-    ctx.clock.advance(10 * 60_000);
-    await drainJobs(ctx);
-    await pixTransfers.reconcile(ctx.deps);
+    world.clock.advance(10 * 60_000);
+    await world.drainJobs();
+    await pixTransfers.reconcile(world.deps);
     expect(await fresh.balances()).toMatchObject({ available: '7400', locked: '0' });
     expect(await fresh.feeRevenue()).toBe(100n);
     expect(await fresh.eventTypes(payment.id)).toHaveLength(3);
   });
 
   it('an amount ending in 13 fails with sandbox_rejected and the whole amount + fee returns', async () => {
-    const fresh = await pixWorkspace(ctx, 'Rejected');
-    await fresh.setSettlementKey();
-    await fresh.cashIn('5000');
+    const fresh = await world.workspace('Rejected', { settlementKey: true, fund: '5000' });
     const res = await fresh.api.post(PAYOUT, { amount_minor: '1013', pix_key: CPF });
     expect(res.statusCode, res.body).toBe(200);
     expect(await fresh.balances()).toMatchObject({ available: '3887', locked: '1113' });
-    await drainJobs(ctx);
-    ctx.clock.advance(SETTLE_MS + 100);
-    await drainJobs(ctx);
+    await world.drainJobs();
+    world.clock.advance(SETTLE_MS + 100);
+    await world.drainJobs();
     const failed = await getPaymentOf(fresh, res.json().data.id);
     expect(failed).toMatchObject({ status: 'failed', failure_reason: 'sandbox_rejected', pix_tx_id: null });
     expect(failed.failed_at).toEqual(expect.any(String));
@@ -172,46 +161,41 @@ describe('money and lifecycle', () => {
   });
 
   it('the reconciliation sweep settles a payout whose poll was lost', async () => {
-    const fresh = await pixWorkspace(ctx, 'Reconcile');
-    await fresh.setSettlementKey();
-    await fresh.cashIn('5000');
-    const res = await fresh.api.post(PAYOUT, { amount_minor: '1000', pix_key: CPF });
-    await drainJobs(ctx);
-    expect((await getPaymentOf(fresh, res.json().data.id)).status).toBe('processing');
+    const fresh = await world.workspace('Reconcile', { settlementKey: true, fund: '5000' });
+    const { id } = await fresh.payout('1000');
+    await world.drainJobs();
+    expect((await getPaymentOf(fresh, id)).status).toBe('processing');
     // the poll job is lost
-    await ctx.db.query(
+    await world.db.query(
       `UPDATE jobs SET done_at = now() WHERE kind = 'pix.poll' AND payload->>'paymentId' = $1`,
-      [res.json().data.id],
+      [id],
     );
-    ctx.clock.advance(6 * 60_000);
-    await pixTransfers.reconcile(ctx.deps);
-    expect((await getPaymentOf(fresh, res.json().data.id)).status).toBe('completed');
+    world.clock.advance(6 * 60_000);
+    await pixTransfers.reconcile(world.deps);
+    expect((await getPaymentOf(fresh, id)).status).toBe('completed');
     expect(await fresh.balances()).toMatchObject({ available: '3900', locked: '0' });
   });
 });
 
-async function getPaymentOf(w: PixWorkspace, id: string) {
+async function getPaymentOf(w: Workspace, id: string) {
   const res = await w.api.get(`/v1/sandbox/payments/${id}`);
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data;
 }
 
 describe('sandbox helpers', () => {
-  let fresh: PixWorkspace;
+  let fresh: Workspace;
   beforeAll(async () => {
-    fresh = await pixWorkspace(ctx, 'Helpers');
-    await fresh.setSettlementKey();
-    await fresh.cashIn('10000');
+    fresh = await world.workspace('Helpers', { settlementKey: true, fund: '10000' });
   });
 
   it('/complete settles a created payout now; the send job left behind changes nothing', async () => {
-    const res = await fresh.api.post(PAYOUT, { amount_minor: '1000', pix_key: CPF });
-    const id = res.json().data.id;
+    const { id } = await fresh.payout('1000');
     const done = await fresh.api.post(`/v1/sandbox/simulate/payments/${id}/complete`);
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json().data).toMatchObject({ id, status: 'completed' });
     expect(done.json().data.pix_tx_id).toMatch(E2E);
-    await drainJobs(ctx);
+    await world.drainJobs();
     expect(await fresh.balances()).toMatchObject({ available: '8900', locked: '0' });
     expect(await fresh.eventTypes(id)).toEqual([
       'payment.created',
@@ -226,14 +210,14 @@ describe('sandbox helpers', () => {
   });
 
   it('/complete wins over the 13 rule; /fail takes a failure_reason and returns the money', async () => {
-    const a = (await fresh.api.post(PAYOUT, { amount_minor: '113', pix_key: CPF })).json().data;
+    const a = await fresh.payout('113');
     expect((await fresh.api.post(`/v1/sandbox/simulate/payments/${a.id}/complete`)).json().data.status).toBe(
       'completed',
     );
     expect(await fresh.balances()).toMatchObject({ available: '8687', locked: '0' });
 
-    const b = (await fresh.api.post(PAYOUT, { amount_minor: '500', pix_key: CPF })).json().data;
-    await drainJobs(ctx); // processing at the PSP
+    const b = await fresh.payout('500');
+    await world.drainJobs(); // processing at the PSP
     expect((await getPaymentOf(fresh, b.id)).status).toBe('processing');
     const failed = await fresh.api.post(`/v1/sandbox/simulate/payments/${b.id}/fail`, {
       failure_reason: 'account_closed',
@@ -242,12 +226,12 @@ describe('sandbox helpers', () => {
     expect(failed.json().data).toMatchObject({ status: 'failed', failure_reason: 'account_closed' });
     expect(await fresh.balances()).toMatchObject({ available: '8687', locked: '0' });
     // the PSP's own settlement later does not undo the failure
-    ctx.clock.advance(SETTLE_MS + 100);
-    await drainJobs(ctx);
+    world.clock.advance(SETTLE_MS + 100);
+    await world.drainJobs();
     expect((await getPaymentOf(fresh, b.id)).status).toBe('failed');
     expect(await fresh.balances()).toMatchObject({ available: '8687', locked: '0' });
 
-    const c = (await fresh.api.post(PAYOUT, { amount_minor: '500', pix_key: CPF })).json().data;
+    const c = await fresh.payout('500');
     const failedDefault = await fresh.api.post(`/v1/sandbox/simulate/payments/${c.id}/fail`);
     expect(failedDefault.statusCode, failedDefault.body).toBe(200);
     expect(failedDefault.json().data).toMatchObject({ status: 'failed', failure_reason: 'sandbox_failed' });
@@ -268,11 +252,9 @@ describe('sandbox helpers', () => {
 });
 
 describe('Idempotency-Key', () => {
-  let fresh: PixWorkspace;
+  let fresh: Workspace;
   beforeAll(async () => {
-    fresh = await pixWorkspace(ctx, 'Idempotent');
-    await fresh.setSettlementKey();
-    await fresh.cashIn('10000');
+    fresh = await world.workspace('Idempotent', { settlementKey: true, fund: '10000' });
   });
 
   it('a replay returns the same payment with Idempotency-Replayed: true and never debits twice', async () => {
@@ -299,7 +281,7 @@ describe('Idempotency-Key', () => {
     expect(await fresh.paymentCount()).toBe(1);
     expect(await fresh.balances()).toMatchObject({ available: '8900', locked: '0' });
     expect(await fresh.feeRevenue()).toBe(100n);
-    const { rows } = await ctx.db.query<{ n: number }>(
+    const { rows } = await world.db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM sandbox_pix_transfers WHERE payment_id = $1',
       [first.json().data.id],
     );
@@ -307,11 +289,11 @@ describe('Idempotency-Key', () => {
 
     // the idempotency record of a payout survives the retention sweep
     const { sweepIdempotencyKeys } = await import('../../src/platform/idempotency.ts');
-    await ctx.db.query(
+    await world.db.query(
       "UPDATE idempotency_keys SET created_at = now() - interval '3 days' WHERE workspace_id = $1",
       [fresh.owner.workspaceId],
     );
-    await sweepIdempotencyKeys(ctx.deps);
+    await sweepIdempotencyKeys(world.deps);
     const after = await fresh.api.post(PAYOUT, body, headers);
     expect(after.headers['idempotency-replayed']).toBe('true');
     expect(await fresh.paymentCount()).toBe(1);
@@ -337,8 +319,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('a refused payout does not use up its key: the retry after a cash-in goes through', async () => {
-    const broke = await pixWorkspace(ctx, 'Broke');
-    await broke.setSettlementKey();
+    const broke = await world.workspace('Broke', { settlementKey: true });
     const headers = { 'idempotency-key': 'payout-0003' };
     const refused = await broke.api.post(PAYOUT, { amount_minor: '1000', pix_key: CPF }, headers);
     expect(refused.statusCode).toBe(422);
@@ -350,9 +331,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('keys are per workspace: the same key in two workspaces makes two payouts', async () => {
-    const other = await pixWorkspace(ctx, 'Other');
-    await other.setSettlementKey();
-    await other.cashIn('2000');
+    const other = await world.workspace('Other', { settlementKey: true, fund: '2000' });
     const headers = { 'idempotency-key': 'payout-0001' };
     const res = await other.api.post(PAYOUT, { amount_minor: '1000', pix_key: CPF }, headers);
     expect(res.statusCode).toBe(200);

@@ -3,22 +3,16 @@
  * the provider like a payout; the original becomes `refunded` once refunded in full; a failed
  * refund gives the money back.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/platform/ids.ts';
-import { startTestApp, type TestContext } from '../support/app.ts';
-import { client, createApiKey } from '../support/fixtures.ts';
-import { CPF, drainJobs, type PixWorkspace, pixWorkspace } from './support.ts';
+import { CPF, startWorld, type Workspace } from '../support/world.ts';
 
-let ctx: TestContext;
-
-beforeAll(async () => {
-  ctx = await startTestApp({ sandboxSettleMs: 0 });
-});
-afterAll(() => ctx.close());
+const world = await startWorld({ sandboxSettleMs: 0 });
+afterAll(() => world.close());
 
 /** A workspace with a charge of `amount` paid by a buyer. */
 async function paidCharge(amount: string, name = 'Refunds') {
-  const ws = await pixWorkspace(ctx, name);
+  const ws = await world.workspace(name);
   const created = await ws.api.post('/v1/sandbox/pix/charges', {
     amount_minor: amount,
     payer: { name: 'Bia', document: CPF },
@@ -30,12 +24,12 @@ async function paidCharge(amount: string, name = 'Refunds') {
 }
 
 const refund = (
-  ws: PixWorkspace,
+  ws: Workspace,
   id: string,
   body: Record<string, unknown> = {},
   headers?: Record<string, string>,
 ) => ws.api.post(`/v1/sandbox/payments/${id}/refund`, body, headers);
-const statusOf = async (ws: PixWorkspace, id: string) =>
+const statusOf = async (ws: Workspace, id: string) =>
   (await ws.api.get(`/v1/sandbox/payments/${id}`)).json().data.status;
 
 describe('refunds', () => {
@@ -59,11 +53,11 @@ describe('refunds', () => {
     expect(tooMuch.statusCode).toBe(400);
     expect(tooMuch.json().error).toBe('invalid_amount');
 
-    await drainJobs(ctx);
+    await world.drainJobs();
     expect(await statusOf(ws, first.json().data.id)).toBe('completed');
     expect(await statusOf(ws, charge.id)).toBe('completed');
     expect(await ws.balances()).toMatchObject({ available: '7000', locked: '0' });
-    const { rows } = await ctx.db.query<{ direction: string; amount: string }>(
+    const { rows } = await world.db.query<{ direction: string; amount: string }>(
       'SELECT direction, amount::text AS amount FROM sandbox_pix_transfers WHERE payment_id = $1',
       [first.json().data.id],
     );
@@ -73,7 +67,7 @@ describe('refunds', () => {
     const rest = await refund(ws, charge.id);
     expect(rest.statusCode, rest.body).toBe(200);
     expect(rest.json().data.amount_minor).toBe('7000');
-    await drainJobs(ctx);
+    await world.drainJobs();
     expect(await statusOf(ws, rest.json().data.id)).toBe('completed');
     expect(await statusOf(ws, charge.id)).toBe('refunded');
     expect(await ws.balances()).toMatchObject({ available: '0', locked: '0' });
@@ -118,13 +112,13 @@ describe('refunds', () => {
     expect(failed.json().data).toMatchObject({ status: 'failed', failure_reason: 'account_closed' });
     expect(await ws.balances()).toMatchObject({ available: '5000', locked: '0' });
     expect(await statusOf(ws, charge.id)).toBe('completed');
-    await drainJobs(ctx);
+    await world.drainJobs();
     expect(await ws.balances()).toMatchObject({ available: '5000', locked: '0' });
 
     const retry = await refund(ws, charge.id);
     expect(retry.statusCode, retry.body).toBe(200);
     expect(retry.json().data.amount_minor).toBe('5000');
-    await drainJobs(ctx);
+    await world.drainJobs();
     expect(await statusOf(ws, charge.id)).toBe('refunded');
     expect(await ws.balances()).toMatchObject({ available: '0', locked: '0' });
   });
@@ -144,10 +138,8 @@ describe('refunds', () => {
   it('only a completed cash-in can be refunded: a payout, an unpaid or expired charge → 422', async () => {
     const { ws } = await paidCharge('5000', 'Not refundable');
     await ws.setSettlementKey();
-    const payout = (
-      await ws.api.post('/v1/sandbox/pix/payouts', { amount_minor: '1000', pix_key: CPF })
-    ).json().data;
-    await drainJobs(ctx);
+    const payout = await ws.payout('1000');
+    await world.drainJobs();
     const unpaid = (await ws.api.post('/v1/sandbox/pix/charges', { amount_minor: '1000' })).json().data;
     const expired = (await ws.api.post('/v1/sandbox/pix/charges', { amount_minor: '1000' })).json().data;
     await ws.api.post(`/v1/sandbox/simulate/payments/${expired.id}/expire`);
@@ -159,7 +151,7 @@ describe('refunds', () => {
     // a refund cannot be refunded either
     const { ws: w2, charge } = await paidCharge('1000', 'Refund of refund');
     const r = (await refund(w2, charge.id, { amount_minor: '500' })).json().data;
-    await drainJobs(ctx);
+    await world.drainJobs();
     const rr = await refund(w2, r.id);
     expect(rr.statusCode).toBe(422);
   });
@@ -167,18 +159,9 @@ describe('refunds', () => {
   it('unknown id, another workspace, another party → 404', async () => {
     const { ws, charge } = await paidCharge('5000', 'Scope');
     expect((await refund(ws, newId())).statusCode).toBe(404);
-    const other = await pixWorkspace(ctx, 'Someone else');
+    const other = await world.workspace('Someone else');
     expect((await refund(other, charge.id)).statusCode).toBe(404);
-    const partyId = newId();
-    await ctx.db.query(
-      `INSERT INTO parties (id, workspace_id, kind, display_name) VALUES ($1, $2, 'person', 'Bia')`,
-      [partyId, ws.owner.workspaceId],
-    );
-    const scoped = client(
-      ctx.app,
-      (await createApiKey(ctx.app, ws.owner, 'sandbox', { party_id: partyId })).secret,
-      ws.owner.workspaceId,
-    );
+    const scoped = await ws.keyFor(await ws.addParty('Bia'));
     const res = await scoped.post(`/v1/sandbox/payments/${charge.id}/refund`, {});
     expect(res.statusCode).toBe(404);
     expect(await ws.balances()).toMatchObject({ available: '5000', locked: '0' });
@@ -199,10 +182,10 @@ describe('refunds', () => {
   // Last: it moves the clock 90 days, past every session's life.
   it('only within 90 days of payment → 422 invalid_state', async () => {
     const { ws, charge } = await paidCharge('5000', 'Late');
-    ctx.clock.advance(89 * 24 * 3600_000);
+    world.clock.advance(89 * 24 * 3600_000);
     const inTime = await refund(ws, charge.id, { amount_minor: '1000' });
     expect(inTime.statusCode, inTime.body).toBe(200);
-    ctx.clock.advance(1 * 24 * 3600_000 + 60_000);
+    world.clock.advance(1 * 24 * 3600_000 + 60_000);
     const late = await refund(ws, charge.id, { amount_minor: '1000' });
     expect(late.statusCode, late.body).toBe(422);
     expect(late.json().error).toBe('invalid_state');
@@ -212,22 +195,18 @@ describe('refunds', () => {
 
 describe('sandbox helpers when the PSP settles at once (SANDBOX_SETTLE_MS=0)', () => {
   it('/fail fails a created payout and /complete completes one ending in 13', async () => {
-    const ws = await pixWorkspace(ctx, 'Helpers at once');
-    await ws.setSettlementKey();
-    await ws.cashIn('5000');
-    const a = (await ws.api.post('/v1/sandbox/pix/payouts', { amount_minor: '1000', pix_key: CPF })).json()
-      .data;
+    const ws = await world.workspace('Helpers at once', { settlementKey: true, fund: '5000' });
+    const a = await ws.payout('1000');
     const failed = await ws.api.post(`/v1/sandbox/simulate/payments/${a.id}/fail`, {
       failure_reason: 'account_closed',
     });
     expect(failed.json().data).toMatchObject({ status: 'failed', failure_reason: 'account_closed' });
     expect(await ws.balances()).toMatchObject({ available: '5000', locked: '0' });
 
-    const b = (await ws.api.post('/v1/sandbox/pix/payouts', { amount_minor: '1013', pix_key: CPF })).json()
-      .data;
+    const b = await ws.payout('1013');
     const completed = await ws.api.post(`/v1/sandbox/simulate/payments/${b.id}/complete`);
     expect(completed.json().data).toMatchObject({ status: 'completed', failure_reason: null });
-    await drainJobs(ctx);
+    await world.drainJobs();
     expect(await ws.balances()).toMatchObject({ available: '3887', locked: '0' });
     expect(await ws.feeRevenue()).toBe(100n);
   });

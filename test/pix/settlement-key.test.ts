@@ -1,21 +1,15 @@
 /** The settlement key owner routes: PUT/GET/DELETE per environment, validation, audit, session only. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestContext } from '../support/app.ts';
-import { CNPJ, CPF, EVP, type PixWorkspace, pixWorkspace } from './support.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CNPJ, CPF, EVP, startWorld, type Workspace } from '../support/world.ts';
 
-let ctx: TestContext;
-let ws: PixWorkspace;
-
-beforeAll(async () => {
-  ctx = await startTestApp();
-  ws = await pixWorkspace(ctx);
-});
-afterAll(() => ctx.close());
+const world = await startWorld();
+afterAll(() => world.close());
+const ws = await world.workspace();
 
 const URL = (env: string) => `/v1/${env}/settlement-key`;
 const BODY = { pix_key: 'Ana@Example.com', holder_name: ' Ana Souza ', holder_document: '529.982.247-25' };
 
-async function auditActions(w: PixWorkspace, env = 'sandbox') {
+async function auditActions(w: Workspace, env = 'sandbox') {
   const res = await w.session.get(`/v1/${env}/audit-events`);
   expect(res.statusCode, res.body).toBe(200);
   return (res.json().data as { action: string; environment: string | null; actor_type: string }[]).filter(
@@ -61,7 +55,7 @@ describe('settlement key', () => {
   });
 
   it('PUT again replaces it; every change writes an audit event', async () => {
-    const w = await pixWorkspace(ctx, 'Audit');
+    const w = await world.workspace('Audit');
     await w.session.put(URL('sandbox'), BODY);
     expect(await auditActions(w)).toHaveLength(1);
     const replaced = await w.session.put(URL('sandbox'), {
@@ -96,7 +90,7 @@ describe('settlement key', () => {
   });
 
   it('refused changes write nothing: bad key → 400 invalid_pix_key, bad holder document → 400 invalid_request', async () => {
-    const w = await pixWorkspace(ctx, 'Validation');
+    const w = await world.workspace('Validation');
     const bad: [Record<string, unknown>, string][] = [
       [{ ...BODY, pix_key: 'not a key' }, 'invalid_pix_key'],
       [{ ...BODY, pix_key: '52998224724' }, 'invalid_pix_key'],
@@ -135,7 +129,7 @@ describe('settlement key', () => {
   });
 
   it("another workspace's owner neither sees nor changes it", async () => {
-    const other = await pixWorkspace(ctx, 'Other');
+    const other = await world.workspace('Other');
     expect((await other.session.get(URL('sandbox'))).statusCode).toBe(404);
     expect((await other.session.delete(URL('sandbox'))).statusCode).toBe(404);
     expect((await ws.session.get(URL('sandbox'))).statusCode).toBe(200);

@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestContext } from '../support/app.ts';
-import { pixWorkspace } from './support.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startWorld } from '../support/world.ts';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(() => ctx.close());
+const world = await startWorld();
+afterAll(() => world.close());
 
 describe('sandbox /pay and /expire take Idempotency-Key', () => {
   it('a retried /pay replays the paid charge and credits once', async () => {
-    const ws = await pixWorkspace(ctx);
+    const ws = await world.workspace();
     const charge = (await ws.api.post('/v1/sandbox/pix/charges', { amount_minor: '2500' })).json().data;
     const headers = { 'idempotency-key': `pay-${charge.id}` };
     const first = await ws.api.post(`/v1/sandbox/simulate/payments/${charge.id}/pay`, {}, headers);
@@ -23,7 +19,7 @@ describe('sandbox /pay and /expire take Idempotency-Key', () => {
   });
 
   it('without a key, paying twice is 422 invalid_state and credits once', async () => {
-    const ws = await pixWorkspace(ctx);
+    const ws = await world.workspace();
     const charge = (await ws.api.post('/v1/sandbox/pix/charges', { amount_minor: '700' })).json().data;
     expect((await ws.api.post(`/v1/sandbox/simulate/payments/${charge.id}/pay`)).statusCode).toBe(200);
     const twice = await ws.api.post(`/v1/sandbox/simulate/payments/${charge.id}/pay`);

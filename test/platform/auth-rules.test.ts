@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../../src/platform/totp.ts';
-import { startTestApp, type TestContext } from '../support/app.ts';
 import {
   authHeaders,
   client,
@@ -8,17 +7,15 @@ import {
   enableProduction,
   PASSWORD,
   signupOwner,
-} from '../support/fixtures.ts';
+  startWorld,
+} from '../support/world.ts';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(() => ctx.close());
+const world = await startWorld();
+afterAll(() => world.close());
 
 const auditActions = async (workspaceId: string) =>
   (
-    await ctx.db.query<{ action: string; metadata: Record<string, unknown> }>(
+    await world.db.query<{ action: string; metadata: Record<string, unknown> }>(
       'SELECT action, metadata FROM audit_events WHERE workspace_id = $1 ORDER BY id',
       [workspaceId],
     )
@@ -26,9 +23,9 @@ const auditActions = async (workspaceId: string) =>
 
 describe('rule 1 and 3: key prefix and environment', () => {
   it('a sandbox key works on /sandbox and on the /test alias, answered alike', async () => {
-    const owner = await signupOwner(ctx.app);
-    const key = await createApiKey(ctx.app, owner);
-    const api = client(ctx.app, key.secret, owner.workspaceId);
+    const owner = await signupOwner(world.app);
+    const key = await createApiKey(world.app, owner);
+    const api = client(world.app, key.secret, owner.workspaceId);
     const sandbox = await api.get('/v1/sandbox/audit-events');
     const test = await api.get('/v1/test/audit-events');
     expect(sandbox.statusCode).toBe(200);
@@ -37,23 +34,25 @@ describe('rule 1 and 3: key prefix and environment', () => {
   });
 
   it('an unknown environment segment is 404', async () => {
-    const owner = await signupOwner(ctx.app);
-    const res = await client(ctx.app, owner.sessionToken, owner.workspaceId).get('/v1/staging/audit-events');
+    const owner = await signupOwner(world.app);
+    const res = await client(world.app, owner.sessionToken, owner.workspaceId).get(
+      '/v1/staging/audit-events',
+    );
     expect(res.statusCode).toBe(404);
     expect(res.json().error).toBe('not_found');
   });
 
   it('a bearer token of no known shape is 401 invalid_credentials', async () => {
-    const owner = await signupOwner(ctx.app);
-    const res = await client(ctx.app, 'sk_live_123', owner.workspaceId).get('/v1/sandbox/audit-events');
+    const owner = await signupOwner(world.app);
+    const res = await client(world.app, 'sk_live_123', owner.workspaceId).get('/v1/sandbox/audit-events');
     expect(res.statusCode).toBe(401);
     expect(res.json().error).toBe('invalid_credentials');
   });
 
   it('keys are shown once, stored hashed, listed with last4 only', async () => {
-    const owner = await signupOwner(ctx.app);
-    const key = await createApiKey(ctx.app, owner, 'sandbox', { name: 'server' });
-    const list = await client(ctx.app, owner.sessionToken, owner.workspaceId).get('/v1/sandbox/api-keys');
+    const owner = await signupOwner(world.app);
+    const key = await createApiKey(world.app, owner, 'sandbox', { name: 'server' });
+    const list = await client(world.app, owner.sessionToken, owner.workspaceId).get('/v1/sandbox/api-keys');
     expect(list.statusCode).toBe(200);
     const [listed] = list.json().data;
     expect(listed).toMatchObject({
@@ -63,7 +62,7 @@ describe('rule 1 and 3: key prefix and environment', () => {
       revoked_at: null,
     });
     expect(JSON.stringify(list.json())).not.toContain(key.secret);
-    const stored = await ctx.db.query<{ key_hash: Uint8Array }>(
+    const stored = await world.db.query<{ key_hash: Uint8Array }>(
       'SELECT key_hash FROM api_keys WHERE id = $1',
       [key.id],
     );
@@ -71,46 +70,46 @@ describe('rule 1 and 3: key prefix and environment', () => {
   });
 
   it('last_used_at is set by the first call', async () => {
-    const owner = await signupOwner(ctx.app);
-    const key = await createApiKey(ctx.app, owner);
-    await client(ctx.app, key.secret, owner.workspaceId).get('/v1/sandbox/audit-events');
-    const list = await client(ctx.app, owner.sessionToken, owner.workspaceId).get('/v1/sandbox/api-keys');
+    const owner = await signupOwner(world.app);
+    const key = await createApiKey(world.app, owner);
+    await client(world.app, key.secret, owner.workspaceId).get('/v1/sandbox/audit-events');
+    const list = await client(world.app, owner.sessionToken, owner.workspaceId).get('/v1/sandbox/api-keys');
     expect(list.json().data[0].last_used_at).not.toBeNull();
   });
 });
 
 describe('rule 4: live keys need production enabled', () => {
   it('403 production_not_enabled until the owner turns production on', async () => {
-    const owner = await signupOwner(ctx.app);
-    const live = await createApiKey(ctx.app, owner, 'live');
+    const owner = await signupOwner(world.app);
+    const live = await createApiKey(world.app, owner, 'live');
     expect(live.secret).toMatch(/^lastro_live_sk_[0-9A-Za-z]{32,}$/);
-    const api = client(ctx.app, live.secret, owner.workspaceId);
+    const api = client(world.app, live.secret, owner.workspaceId);
     const before = await api.get('/v1/live/audit-events');
     expect(before.statusCode).toBe(403);
     expect(before.json().error).toBe('production_not_enabled');
-    await enableProduction(ctx.app, owner);
+    await enableProduction(world.app, owner);
     expect((await api.get('/v1/live/audit-events')).statusCode).toBe(200);
   });
 });
 
 describe('rule 5: a live key on a sandbox path is revoked on sight', () => {
   it('revokes, persists, audits and emits api_key.revoked', async () => {
-    const owner = await signupOwner(ctx.app);
-    await enableProduction(ctx.app, owner);
-    const live = await createApiKey(ctx.app, owner, 'live');
-    const res = await client(ctx.app, live.secret, owner.workspaceId).get('/v1/sandbox/audit-events');
+    const owner = await signupOwner(world.app);
+    await enableProduction(world.app, owner);
+    const live = await createApiKey(world.app, owner, 'live');
+    const res = await client(world.app, live.secret, owner.workspaceId).get('/v1/sandbox/audit-events');
     expect(res.statusCode).toBe(401);
     expect(res.json().error).toBe('api_key_revoked');
 
-    const again = await client(ctx.app, live.secret, owner.workspaceId).get('/v1/live/audit-events');
+    const again = await client(world.app, live.secret, owner.workspaceId).get('/v1/live/audit-events');
     expect(again.statusCode).toBe(401);
     expect(again.json().error).toBe('api_key_revoked');
 
-    const keys = await client(ctx.app, owner.sessionToken, owner.workspaceId).get('/v1/live/api-keys');
+    const keys = await client(world.app, owner.sessionToken, owner.workspaceId).get('/v1/live/api-keys');
     expect(keys.json().data[0]).toMatchObject({ id: live.id, revoked_reason: 'live_key_used_on_sandbox' });
     expect(keys.json().data[0].revoked_at).not.toBeNull();
     expect((await auditActions(owner.workspaceId)).map((a) => a.action)).toContain('api_key.revoked');
-    const events = await ctx.db.query<{ type: string; environment: string }>(
+    const events = await world.db.query<{ type: string; environment: string }>(
       'SELECT type, environment FROM events WHERE workspace_id = $1',
       [owner.workspaceId],
     );
@@ -120,9 +119,9 @@ describe('rule 5: a live key on a sandbox path is revoked on sight', () => {
 
 describe('rule 6: a sandbox key on a live path is refused and logged, not revoked', () => {
   it('403 environment_mismatch, an audit event, and the key still works on sandbox', async () => {
-    const owner = await signupOwner(ctx.app);
-    const key = await createApiKey(ctx.app, owner);
-    const api = client(ctx.app, key.secret, owner.workspaceId);
+    const owner = await signupOwner(world.app);
+    const key = await createApiKey(world.app, owner);
+    const api = client(world.app, key.secret, owner.workspaceId);
     const res = await api.get('/v1/live/audit-events');
     expect(res.statusCode).toBe(403);
     expect(res.json().error).toBe('environment_mismatch');
@@ -135,27 +134,27 @@ describe('rule 6: a sandbox key on a live path is refused and logged, not revoke
 
 describe('rule 2: X-Workspace-Id is always required', () => {
   it('400 workspace_id_required for a session without the header and for a malformed one', async () => {
-    const owner = await signupOwner(ctx.app);
-    const none = await ctx.app.inject({
+    const owner = await signupOwner(world.app);
+    const none = await world.app.inject({
       method: 'GET',
       url: '/v1/sandbox/workspace',
       headers: { authorization: `Bearer ${owner.sessionToken}` },
     });
     expect(none.statusCode).toBe(400);
     expect(none.json().error).toBe('workspace_id_required');
-    const bad = await client(ctx.app, owner.sessionToken, 'not-a-uuid').get('/v1/sandbox/workspace');
+    const bad = await client(world.app, owner.sessionToken, 'not-a-uuid').get('/v1/sandbox/workspace');
     expect(bad.json().error).toBe('workspace_id_required');
   });
 });
 
 describe('dashboard sessions', () => {
   it('work on both environments, by bearer and by cookie', async () => {
-    const owner = await signupOwner(ctx.app);
+    const owner = await signupOwner(world.app);
     for (const env of ['sandbox', 'live']) {
-      const res = await client(ctx.app, owner.sessionToken, owner.workspaceId).get(`/v1/${env}/workspace`);
+      const res = await client(world.app, owner.sessionToken, owner.workspaceId).get(`/v1/${env}/workspace`);
       expect(res.statusCode).toBe(200);
     }
-    const byCookie = await ctx.app.inject({
+    const byCookie = await world.app.inject({
       method: 'GET',
       url: '/v1/live/workspace',
       headers: { 'x-workspace-id': owner.workspaceId },
@@ -166,8 +165,8 @@ describe('dashboard sessions', () => {
   });
 
   it('signup and login set an HttpOnly cookie', async () => {
-    const owner = await signupOwner(ctx.app);
-    const res = await ctx.app.inject({
+    const owner = await signupOwner(world.app);
+    const res = await world.app.inject({
       method: 'POST',
       url: '/v1/auth/login',
       payload: { email: owner.email, password: PASSWORD },
@@ -179,51 +178,51 @@ describe('dashboard sessions', () => {
   });
 
   it('a session of another workspace is 401 invalid_credentials', async () => {
-    const a = await signupOwner(ctx.app);
-    const b = await signupOwner(ctx.app);
-    const res = await client(ctx.app, a.sessionToken, b.workspaceId).get('/v1/sandbox/workspace');
+    const a = await signupOwner(world.app);
+    const b = await signupOwner(world.app);
+    const res = await client(world.app, a.sessionToken, b.workspaceId).get('/v1/sandbox/workspace');
     expect(res.statusCode).toBe(401);
     expect(res.json().error).toBe('invalid_credentials');
   });
 
   it('expire after 12 hours', async () => {
-    const owner = await signupOwner(ctx.app);
-    const api = client(ctx.app, owner.sessionToken, owner.workspaceId);
-    ctx.clock.advance(11 * 3600_000);
+    const owner = await signupOwner(world.app);
+    const api = client(world.app, owner.sessionToken, owner.workspaceId);
+    world.clock.advance(11 * 3600_000);
     expect((await api.get('/v1/sandbox/workspace')).statusCode).toBe(200);
-    ctx.clock.advance(1 * 3600_000 + 1000);
+    world.clock.advance(1 * 3600_000 + 1000);
     const res = await api.get('/v1/sandbox/workspace');
     expect(res.statusCode).toBe(401);
     expect(res.json().error).toBe('invalid_credentials');
   });
 
   it('logout ends the session', async () => {
-    const owner = await signupOwner(ctx.app);
-    const out = await ctx.app.inject({
+    const owner = await signupOwner(world.app);
+    const out = await world.app.inject({
       method: 'POST',
       url: '/v1/auth/logout',
       headers: { authorization: `Bearer ${owner.sessionToken}` },
     });
     expect(out.statusCode).toBe(200);
-    const res = await client(ctx.app, owner.sessionToken, owner.workspaceId).get('/v1/sandbox/workspace');
+    const res = await client(world.app, owner.sessionToken, owner.workspaceId).get('/v1/sandbox/workspace');
     expect(res.json().error).toBe('invalid_credentials');
   });
 
   it('login refuses a wrong password and an unknown e-mail alike', async () => {
-    const owner = await signupOwner(ctx.app);
+    const owner = await signupOwner(world.app);
     for (const payload of [
       { email: owner.email, password: 'wrong password 123' },
       { email: 'nobody@example.com', password: PASSWORD },
     ]) {
-      const res = await ctx.app.inject({ method: 'POST', url: '/v1/auth/login', payload });
+      const res = await world.app.inject({ method: 'POST', url: '/v1/auth/login', payload });
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual({ error: 'invalid_credentials', message: 'E-mail or password is wrong.' });
     }
   });
 
   it('signup refuses a short password and a taken e-mail', async () => {
-    const owner = await signupOwner(ctx.app);
-    const short = await ctx.app.inject({
+    const owner = await signupOwner(world.app);
+    const short = await world.app.inject({
       method: 'POST',
       url: '/v1/auth/signup',
       payload: { email: 'x@example.com', password: 'short', workspace_name: 'X' },
@@ -231,7 +230,7 @@ describe('dashboard sessions', () => {
     expect(short.statusCode).toBe(400);
     expect(short.json().error).toBe('invalid_request');
     expect(short.json().details[0].field).toBe('body.password');
-    const taken = await ctx.app.inject({
+    const taken = await world.app.inject({
       method: 'POST',
       url: '/v1/auth/signup',
       payload: { email: owner.email.toUpperCase(), password: PASSWORD, workspace_name: 'X' },
@@ -242,14 +241,14 @@ describe('dashboard sessions', () => {
 
 describe('two-factor authentication', () => {
   it('setup → enable → login requires otp_code', async () => {
-    const owner = await signupOwner(ctx.app);
+    const owner = await signupOwner(world.app);
     const bearer = { authorization: `Bearer ${owner.sessionToken}` };
-    const setup = await ctx.app.inject({ method: 'POST', url: '/v1/auth/2fa/setup', headers: bearer });
+    const setup = await world.app.inject({ method: 'POST', url: '/v1/auth/2fa/setup', headers: bearer });
     expect(setup.statusCode).toBe(200);
     const { secret, otpauth_url } = setup.json().data;
     expect(otpauth_url).toMatch(/^otpauth:\/\/totp\//);
 
-    const wrong = await ctx.app.inject({
+    const wrong = await world.app.inject({
       method: 'POST',
       url: '/v1/auth/2fa/enable',
       headers: bearer,
@@ -257,16 +256,16 @@ describe('two-factor authentication', () => {
     });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json().error).toBe('otp_invalid');
-    const enable = await ctx.app.inject({
+    const enable = await world.app.inject({
       method: 'POST',
       url: '/v1/auth/2fa/enable',
       headers: bearer,
-      payload: { otp_code: totpCode(secret, ctx.clock.now()) },
+      payload: { otp_code: totpCode(secret, world.clock.now()) },
     });
     expect(enable.statusCode).toBe(200);
 
     const login = (otp_code?: string) =>
-      ctx.app.inject({
+      world.app.inject({
         method: 'POST',
         url: '/v1/auth/login',
         payload: { email: owner.email, password: PASSWORD, otp_code },
@@ -274,21 +273,21 @@ describe('two-factor authentication', () => {
     const missing = await login();
     expect(missing.statusCode).toBe(401);
     expect(missing.json().error).toBe('otp_required');
-    const bad = await login(totpCode(secret, new Date(ctx.clock.now().getTime() - 10 * 60_000)));
+    const bad = await login(totpCode(secret, new Date(world.clock.now().getTime() - 10 * 60_000)));
     expect(bad.statusCode).toBe(401);
     expect(bad.json().error).toBe('otp_invalid');
-    const good = await login(totpCode(secret, ctx.clock.now()));
+    const good = await login(totpCode(secret, world.clock.now()));
     expect(good.statusCode).toBe(200);
     expect(good.json().data.session_token).toMatch(/^lastro_sess_/);
   });
 
   it('2FA routes need a session, not an API key', async () => {
-    const owner = await signupOwner(ctx.app);
-    const key = await createApiKey(ctx.app, owner);
-    const none = await ctx.app.inject({ method: 'POST', url: '/v1/auth/2fa/setup' });
+    const owner = await signupOwner(world.app);
+    const key = await createApiKey(world.app, owner);
+    const none = await world.app.inject({ method: 'POST', url: '/v1/auth/2fa/setup' });
     expect(none.statusCode).toBe(401);
     expect(none.json().error).toBe('missing_credentials');
-    const byKey = await ctx.app.inject({
+    const byKey = await world.app.inject({
       method: 'POST',
       url: '/v1/auth/2fa/setup',
       headers: authHeaders(key.secret, owner.workspaceId),
@@ -300,24 +299,24 @@ describe('two-factor authentication', () => {
 
 describe('rule 9: sub-account acting', () => {
   it('a workspace-level caller acts on its own child workspace only, through X-Subaccount-Id', async () => {
-    const owner = await signupOwner(ctx.app);
-    const stranger = await signupOwner(ctx.app);
-    const child = await ctx.db.query<{ id: string }>(
+    const owner = await signupOwner(world.app);
+    const stranger = await signupOwner(world.app);
+    const child = await world.db.query<{ id: string }>(
       `INSERT INTO workspaces (id, parent_workspace_id, display_name) VALUES (gen_random_uuid(), $1, 'Child') RETURNING id`,
       [owner.workspaceId],
     );
     const childId = child.rows[0]!.id;
-    const childParty = await ctx.db.query<{ id: string }>(
+    const childParty = await world.db.query<{ id: string }>(
       `INSERT INTO parties (id, workspace_id, kind, display_name) VALUES (gen_random_uuid(), $1, 'entity', 'Child') RETURNING id`,
       [childId],
     );
-    await ctx.db.query('UPDATE workspaces SET default_party_id = $2 WHERE id = $1', [
+    await world.db.query('UPDATE workspaces SET default_party_id = $2 WHERE id = $1', [
       childId,
       childParty.rows[0]!.id,
     ]);
 
-    const key = await createApiKey(ctx.app, owner);
-    const api = client(ctx.app, key.secret, owner.workspaceId);
+    const key = await createApiKey(world.app, owner);
+    const api = client(world.app, key.secret, owner.workspaceId);
     const own = await api.get('/v1/sandbox/balances');
     const acting = await api.get('/v1/sandbox/balances', { 'x-subaccount-id': childId });
     expect(acting.statusCode).toBe(200);
@@ -328,8 +327,8 @@ describe('rule 9: sub-account acting', () => {
       true,
     );
 
-    const strangerKey = await createApiKey(ctx.app, stranger);
-    const foreign = await client(ctx.app, strangerKey.secret, stranger.workspaceId).get(
+    const strangerKey = await createApiKey(world.app, stranger);
+    const foreign = await client(world.app, strangerKey.secret, stranger.workspaceId).get(
       '/v1/sandbox/balances',
       {
         'x-subaccount-id': childId,
@@ -342,8 +341,8 @@ describe('rule 9: sub-account acting', () => {
     expect(notAccepted.statusCode).toBe(400);
     expect(notAccepted.json().error).toBe('invalid_request');
 
-    const partyKey = await createApiKey(ctx.app, owner, 'sandbox', { party_id: owner.defaultPartyId });
-    const scoped = await client(ctx.app, partyKey.secret, owner.workspaceId).get('/v1/sandbox/balances', {
+    const partyKey = await createApiKey(world.app, owner, 'sandbox', { party_id: owner.defaultPartyId });
+    const scoped = await client(world.app, partyKey.secret, owner.workspaceId).get('/v1/sandbox/balances', {
       'x-subaccount-id': childId,
     });
     expect(scoped.statusCode).toBe(403);

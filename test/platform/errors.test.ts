@@ -1,28 +1,24 @@
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestContext } from '../support/app.ts';
-import { authHeaders, signupOwner } from '../support/fixtures.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { authHeaders, signupOwner, startWorld } from '../support/world.ts';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await startTestApp({}, (app) => {
-    app.get('/v1/:env/__boom', { config: { auth: 'none' }, schema: { hide: true } }, async () => {
-      throw new Error('SELECT secret FROM users WHERE password = lastro_test_sk_leak');
-    });
+const world = await startWorld({}, (app) => {
+  app.get('/v1/:env/__boom', { config: { auth: 'none' }, schema: { hide: true } }, async () => {
+    throw new Error('SELECT secret FROM users WHERE password = lastro_test_sk_leak');
   });
 });
-afterAll(() => ctx.close());
+afterAll(() => world.close());
 
 describe('error shape', () => {
   it('unknown routes are 404 in the {error, message} shape with a request id', async () => {
-    const res = await ctx.app.inject({ method: 'GET', url: '/v1/sandbox/nothing-here' });
+    const res = await world.app.inject({ method: 'GET', url: '/v1/sandbox/nothing-here' });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ error: 'not_found', message: expect.any(String) });
     expect(res.headers['x-request-id']).toEqual(expect.any(String));
   });
 
   it('X-Request-Id is taken from the request when given', async () => {
-    const res = await ctx.app.inject({
+    const res = await world.app.inject({
       method: 'GET',
       url: '/health',
       headers: { 'x-request-id': 'req-abc-123' },
@@ -31,7 +27,7 @@ describe('error shape', () => {
   });
 
   it('malformed JSON is 400 invalid_request with details', async () => {
-    const res = await ctx.app.inject({
+    const res = await world.app.inject({
       method: 'POST',
       url: '/v1/auth/signup',
       headers: { 'content-type': 'application/json' },
@@ -42,7 +38,7 @@ describe('error shape', () => {
   });
 
   it('a body over 1 MiB is 413 payload_too_large', async () => {
-    const res = await ctx.app.inject({
+    const res = await world.app.inject({
       method: 'POST',
       url: '/v1/auth/signup',
       headers: { 'content-type': 'application/json' },
@@ -53,8 +49,8 @@ describe('error shape', () => {
   });
 
   it('wrong types are 400 (no coercion of a number into a string)', async () => {
-    const owner = await signupOwner(ctx.app);
-    const res = await ctx.app.inject({
+    const owner = await signupOwner(world.app);
+    const res = await world.app.inject({
       method: 'POST',
       url: '/v1/sandbox/api-keys',
       headers: authHeaders(owner.sessionToken, owner.workspaceId),
@@ -65,9 +61,9 @@ describe('error shape', () => {
   });
 
   it('out-of-bounds limit is 400, not clamped', async () => {
-    const owner = await signupOwner(ctx.app);
+    const owner = await signupOwner(world.app);
     for (const limit of ['0', '101', 'abc']) {
-      const res = await ctx.app.inject({
+      const res = await world.app.inject({
         method: 'GET',
         url: `/v1/sandbox/audit-events?limit=${limit}`,
         headers: authHeaders(owner.sessionToken, owner.workspaceId),
@@ -78,7 +74,7 @@ describe('error shape', () => {
   });
 
   it('a 500 never carries the cause: no stack, no SQL, no secret', async () => {
-    const res = await ctx.app.inject({ method: 'GET', url: '/v1/sandbox/__boom' });
+    const res = await world.app.inject({ method: 'GET', url: '/v1/sandbox/__boom' });
     expect(res.statusCode).toBe(500);
     expect(res.json()).toEqual({
       error: 'internal_error',
@@ -100,7 +96,7 @@ describe.each([
       await redis.del('lastro-rl:ip:127.0.0.1');
       await redis.quit();
     }
-    const limited = await startTestApp({ rateLimitMax: 3, redisUrl });
+    const limited = await startWorld({ rateLimitMax: 3, redisUrl });
     try {
       const owner = await signupOwner(limited.app);
       const headers = authHeaders(owner.sessionToken, owner.workspaceId);

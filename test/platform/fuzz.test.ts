@@ -1,19 +1,12 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestContext } from '../support/app.ts';
-import { createApiKey, type Owner, signupOwner } from '../support/fixtures.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startWorld } from '../support/world.ts';
 
-let ctx: TestContext;
-let owner: Owner;
-let key: string;
-beforeAll(async () => {
-  ctx = await startTestApp();
-  owner = await signupOwner(ctx.app);
-  key = (await createApiKey(ctx.app, owner)).secret;
-});
-afterAll(() => ctx.close());
+const world = await startWorld();
+afterAll(() => world.close());
+const { owner, apiKey: key } = await world.workspace();
 
-const routes = () => ctx.app.routeCatalog.filter((r) => r.url.startsWith('/v1/'));
+const routes = () => world.app.routeCatalog.filter((r) => r.url.startsWith('/v1/'));
 
 const credential = () =>
   fc.oneof(
@@ -49,7 +42,7 @@ describe('fuzzing: no input produces a 500', () => {
           if (workspace !== undefined) headers['x-workspace-id'] = workspace;
           if (subaccount !== null) headers['x-subaccount-id'] = subaccount;
           const url = route.url.replace(':env', envName || 'sandbox').replace(/:[a-z_]+/g, id);
-          const res = await ctx.app.inject({ method: route.method as 'GET', url, headers });
+          const res = await world.app.inject({ method: route.method as 'GET', url, headers });
           expect(res.statusCode, `${route.method} ${url} → ${res.body}`).toBeLessThan(500);
           expect(res.json()).toSatisfy((body: object) => 'data' in body || 'error' in body);
         },
@@ -79,7 +72,7 @@ describe('fuzzing: no input produces a 500', () => {
             .replace(':env', 'sandbox')
             .replace(/:[a-z_]+/g, '01890000-0000-7000-8000-000000000000');
           const payload = typeof body === 'string' && body.length % 2 === 0 ? body : JSON.stringify(body);
-          const res = await ctx.app.inject({ method: route.method as 'POST', url, headers, payload });
+          const res = await world.app.inject({ method: route.method as 'POST', url, headers, payload });
           expect(res.statusCode, `${route.method} ${url} ${payload} → ${res.body}`).toBeLessThan(500);
         },
       ),

@@ -1,8 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
-import { startTestApp } from '../support/app.ts';
-import { authHeaders, createApiKey, signupOwner } from '../support/fixtures.ts';
+import { authHeaders, createApiKey, signupOwner, startWorld } from '../support/world.ts';
 
 describe('logs', () => {
   it('carry request id, workspace id and route, and never a credential', async () => {
@@ -13,9 +12,9 @@ describe('logs', () => {
         done();
       },
     });
-    const ctx = await startTestApp();
+    const world = await startWorld();
     const app = await buildApp(
-      { ...ctx.deps, config: { ...ctx.deps.config, logLevel: 'info' } },
+      { ...world.deps, config: { ...world.deps.config, logLevel: 'info' } },
       { logStream: stream },
     );
     await app.ready();
@@ -41,7 +40,7 @@ describe('logs', () => {
       expect(all).not.toContain(owner.password);
     } finally {
       await app.close();
-      await ctx.close();
+      await world.close();
     }
   });
 });

@@ -1,16 +1,13 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestContext } from '../support/app.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startWorld } from '../support/world.ts';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(() => ctx.close());
+const world = await startWorld();
+afterAll(() => world.close());
 
 describe('OpenAPI', () => {
   it('/openapi.json is a valid OpenAPI 3.1 document', async () => {
-    const res = await ctx.app.inject({ method: 'GET', url: '/openapi.json' });
+    const res = await world.app.inject({ method: 'GET', url: '/openapi.json' });
     expect(res.statusCode).toBe(200);
     const document = res.json();
     expect(document.openapi).toBe('3.1.0');
@@ -21,7 +18,7 @@ describe('OpenAPI', () => {
 
   it('every route has a schema: params for path parameters, a body for writes, a response', () => {
     const missing: string[] = [];
-    for (const route of ctx.app.routeCatalog) {
+    for (const route of world.app.routeCatalog) {
       if (route.schema.hide || route.url.startsWith('/docs')) continue;
       const name = `${route.method} ${route.url}`;
       if (!route.schema.response) missing.push(`${name}: response`);
@@ -33,13 +30,13 @@ describe('OpenAPI', () => {
   });
 
   it('every documented route is in the document', async () => {
-    const document = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const document = (await world.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const documented = new Set(
       Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
         Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
       ),
     );
-    for (const route of ctx.app.routeCatalog) {
+    for (const route of world.app.routeCatalog) {
       if (route.schema.hide || route.url.startsWith('/docs')) continue;
       const path = route.url.replace(/:([a-z_]+)/g, '{$1}');
       expect(documented, `${route.method} ${path}`).toContain(`${route.method} ${path}`);
@@ -47,7 +44,7 @@ describe('OpenAPI', () => {
   });
 
   it('/docs serves the docs page', async () => {
-    const res = await ctx.app.inject({ method: 'GET', url: '/docs/' });
+    const res = await world.app.inject({ method: 'GET', url: '/docs/' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/html');
   });

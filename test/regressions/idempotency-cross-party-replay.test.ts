@@ -5,31 +5,18 @@
  * never executed and it is answered with the FIRST party's payment (another party's record leaks,
  * and the second party believes it paid).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/platform/ids.ts';
-import { pixWorkspace } from '../pix/support.ts';
-import { startTestApp, type TestContext } from '../support/app.ts';
-import { client, createApiKey } from '../support/fixtures.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startWorld } from '../support/world.ts';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(() => ctx.close());
+const world = await startWorld();
+afterAll(() => world.close());
 
 describe('idempotency scope ignores the caller', () => {
   it('a party-scoped key replaying another party’s Idempotency-Key gets its own payout, not the other’s', async () => {
-    const ws = await pixWorkspace(ctx, 'Cross party');
-    await ws.setSettlementKey();
-    const partyB = newId();
-    await ctx.db.query(
-      `INSERT INTO parties (id, workspace_id, kind, display_name) VALUES ($1, $2, 'person', 'Bia')`,
-      [partyB, ws.owner.workspaceId],
-    );
-    const keyA = await createApiKey(ctx.app, ws.owner, 'sandbox', { party_id: ws.owner.defaultPartyId });
-    const keyB = await createApiKey(ctx.app, ws.owner, 'sandbox', { party_id: partyB });
-    const apiA = client(ctx.app, keyA.secret, ws.owner.workspaceId);
-    const apiB = client(ctx.app, keyB.secret, ws.owner.workspaceId);
+    const ws = await world.workspace('Cross party', { settlementKey: true });
+    const partyB = await ws.addParty('Bia');
+    const apiA = await ws.keyFor(ws.owner.defaultPartyId);
+    const apiB = await ws.keyFor(partyB);
     for (const api of [apiA, apiB]) {
       const c = await api.post('/v1/sandbox/simulate/pix/cash-in', { amount_minor: '10000' });
       expect(c.statusCode, c.body).toBe(200);

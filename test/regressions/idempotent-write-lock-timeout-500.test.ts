@@ -7,30 +7,24 @@
  * Run with TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test.
  */
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { accountId, partyAccount } from '../../src/ledger/accounts.ts';
-import { pixWorkspace } from '../pix/support.ts';
-import { startTestApp, type TestContext } from '../support/app.ts';
 import { onRealPostgres } from '../support/database.ts';
+import { startWorld } from '../support/world.ts';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(() => ctx.close());
+const world = await startWorld();
+afterAll(() => world.close());
 
 describe.skipIf(!onRealPostgres())('idempotent write and row locks', () => {
   it('a payout with Idempotency-Key waiting on a busy balance row is not a 500', {
     timeout: 60_000,
   }, async () => {
-    const ws = await pixWorkspace(ctx, 'Lock timeout');
-    await ws.setSettlementKey();
-    await ws.cashIn('100000');
+    const ws = await world.workspace('Lock timeout', { settlementKey: true, fund: '100000' });
     const account = accountId(
       partyAccount(ws.owner.workspaceId, 'sandbox', ws.owner.defaultPartyId, 'BRL', 'available'),
     );
     // Another transaction holds the balance row for 12 s (a long batch on a hot account).
-    const { rows } = await ctx.db.query<{ db: string }>('SELECT current_database() AS db');
+    const { rows } = await world.db.query<{ db: string }>('SELECT current_database() AS db');
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.pathname = `/${rows[0]!.db}`;
     const holder = new pg.Client({ connectionString: url.toString() });

@@ -5,15 +5,12 @@
  * UPDATE is fenced by it; handlers run under a timeout so that, on the real clock, a claim's
  * jobs finish within its lease (BATCH × timeout < lease).
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { defineJob, enqueueJob, jobRegistry, runDueJobs } from '../../src/platform/jobs.ts';
-import { startTestApp, type TestContext } from '../support/app.ts';
+import { startWorld } from '../support/world.ts';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(() => ctx.close());
+const world = await startWorld();
+afterAll(() => world.close());
 
 it('a worker whose lease ran out cannot overwrite the outcome of the worker that took the job over', async () => {
   let calls = 0;
@@ -23,18 +20,18 @@ it('a worker whose lease ran out cannot overwrite the outcome of the worker that
       if (calls > 1) return { done: true };
       // The first run outlives its lease (the clock moves instead of sleeping); a second worker
       // takes the job over and finishes it; then the first run fails late.
-      ctx.clock.advance(61_000);
+      world.clock.advance(61_000);
       await runDueJobs(deps, registry, ['review2.slow']);
       return { done: false, retryAt: new Date(deps.clock.now().getTime() + 1000), reason: 'late failure' };
     },
   });
   const registry = jobRegistry([slow]);
-  const id = await ctx.db.transaction((tx) =>
-    enqueueJob(tx, slow, {}, new Date(ctx.deps.clock.now().getTime() - 1000)),
+  const id = await world.db.transaction((tx) =>
+    enqueueJob(tx, slow, {}, new Date(world.deps.clock.now().getTime() - 1000)),
   );
-  await runDueJobs(ctx.deps, registry, ['review2.slow']);
+  await runDueJobs(world.deps, registry, ['review2.slow']);
   expect(calls).toBe(2);
-  const { rows } = await ctx.db.query<{ done_at: Date | null; last_error: string | null }>(
+  const { rows } = await world.db.query<{ done_at: Date | null; last_error: string | null }>(
     'SELECT done_at, last_error FROM jobs WHERE id = $1',
     [id],
   );

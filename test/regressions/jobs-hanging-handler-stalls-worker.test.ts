@@ -4,15 +4,12 @@
  * job runner for good. Each handler now runs under a timeout shorter than the lease; a timed-out job
  * is retried like a failed one, and the jobs behind it run.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { defineJob, enqueueJob, jobRegistry, runDueJobs } from '../../src/platform/jobs.ts';
-import { startTestApp, type TestContext } from '../support/app.ts';
+import { startWorld } from '../support/world.ts';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(() => ctx.close());
+const world = await startWorld();
+afterAll(() => world.close());
 
 it('a hanging job times out, is rescheduled, and the due jobs behind it run', async () => {
   let ran = 0;
@@ -24,22 +21,22 @@ it('a hanging job times out, is rescheduled, and the due jobs behind it run', as
     },
   });
   const registry = jobRegistry([hang, after]);
-  const at = new Date(ctx.deps.clock.now().getTime() - 1000);
-  const hangId = await ctx.db.transaction(async (tx) => {
+  const at = new Date(world.deps.clock.now().getTime() - 1000);
+  const hangId = await world.db.transaction(async (tx) => {
     const id = await enqueueJob(tx, hang, {}, at);
     for (let i = 1; i <= 5; i++) await enqueueJob(tx, after, {}, new Date(at.getTime() + i));
     return id;
   });
 
   const kinds = ['review2.hang', 'review2.after'];
-  await runDueJobs(ctx.deps, registry, kinds, { handlerTimeoutMs: 50 });
-  await runDueJobs(ctx.deps, registry, kinds, { handlerTimeoutMs: 50 });
+  await runDueJobs(world.deps, registry, kinds, { handlerTimeoutMs: 50 });
+  await runDueJobs(world.deps, registry, kinds, { handlerTimeoutMs: 50 });
   expect(ran).toBe(5);
-  const { rows } = await ctx.db.query<{ done_at: Date | null; last_error: string | null; run_at: Date }>(
+  const { rows } = await world.db.query<{ done_at: Date | null; last_error: string | null; run_at: Date }>(
     'SELECT done_at, last_error, run_at FROM jobs WHERE id = $1',
     [hangId],
   );
   expect(rows[0]!.done_at).toBeNull();
   expect(rows[0]!.last_error).toMatch(/took longer than 50 ms/);
-  expect(rows[0]!.run_at.getTime()).toBeGreaterThan(ctx.deps.clock.now().getTime());
+  expect(rows[0]!.run_at.getTime()).toBeGreaterThan(world.deps.clock.now().getTime());
 });

@@ -4,15 +4,12 @@
  * branch always reschedules. For a PIX payout whose pix.send job keeps throwing, the payment stays
  * `created` with amount + fee locked for ever; nothing ever fails it and returns the money.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { defineJob, enqueueJob, jobRegistry, MAX_JOB_ATTEMPTS, runDueJobs } from '../../src/platform/jobs.ts';
-import { startTestApp, type TestContext } from '../support/app.ts';
+import { startWorld } from '../support/world.ts';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(() => ctx.close());
+const world = await startWorld();
+afterAll(() => world.close());
 
 it('a handler that always throws is parked after MAX_JOB_ATTEMPTS', async () => {
   let runs = 0;
@@ -22,13 +19,13 @@ it('a handler that always throws is parked after MAX_JOB_ATTEMPTS', async () => 
       throw new Error('provider said 400: malformed request');
     },
   });
-  const id = await ctx.db.transaction((tx) => enqueueJob(tx, poison, {}, ctx.deps.clock.now()));
+  const id = await world.db.transaction((tx) => enqueueJob(tx, poison, {}, world.deps.clock.now()));
 
   for (let i = 0; i < 40; i++) {
-    await runDueJobs(ctx.deps, jobRegistry([poison]), ['review2.poison']);
-    ctx.clock.advance(5 * 60_000 + 1);
+    await runDueJobs(world.deps, jobRegistry([poison]), ['review2.poison']);
+    world.clock.advance(5 * 60_000 + 1);
   }
-  const { rows } = await ctx.db.query<{ attempts: number; done_at: Date | null; run_at: Date }>(
+  const { rows } = await world.db.query<{ attempts: number; done_at: Date | null; run_at: Date }>(
     'SELECT attempts, done_at, run_at FROM jobs WHERE id = $1',
     [id],
   );
@@ -36,7 +33,7 @@ it('a handler that always throws is parked after MAX_JOB_ATTEMPTS', async () => 
   expect(runs).toBe(MAX_JOB_ATTEMPTS);
   expect(rows[0]!.attempts).toBe(MAX_JOB_ATTEMPTS);
   expect(rows[0]!.done_at).not.toBeNull();
-  const parked = await ctx.db.query<{ failed_at: Date | null; last_error: string }>(
+  const parked = await world.db.query<{ failed_at: Date | null; last_error: string }>(
     'SELECT failed_at, last_error FROM jobs WHERE id = $1',
     [id],
   );

@@ -7,32 +7,31 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../../src/platform/totp.ts';
-import { startTestApp, type TestContext } from '../support/app.ts';
-import { type Owner, signupOwner } from '../support/fixtures.ts';
+import { type Owner, signupOwner, startWorld, type World } from '../support/world.ts';
 
-let ctx: TestContext;
+let world: World;
 let owner: Owner;
 beforeAll(async () => {
-  ctx = await startTestApp();
-  owner = await signupOwner(ctx.app);
+  world = await startWorld();
+  owner = await signupOwner(world.app);
   const auth = { authorization: `Bearer ${owner.sessionToken}` };
-  const setup = await ctx.app.inject({ method: 'POST', url: '/v1/auth/2fa/setup', headers: auth });
+  const setup = await world.app.inject({ method: 'POST', url: '/v1/auth/2fa/setup', headers: auth });
   expect(setup.statusCode, setup.body).toBe(200);
-  const enable = await ctx.app.inject({
+  const enable = await world.app.inject({
     method: 'POST',
     url: '/v1/auth/2fa/enable',
     headers: auth,
-    payload: { otp_code: totpCode(setup.json().data.secret, ctx.clock.now()) },
+    payload: { otp_code: totpCode(setup.json().data.secret, world.clock.now()) },
   });
   expect(enable.statusCode, enable.body).toBe(200);
 });
-afterAll(() => ctx.close());
+afterAll(() => world.close());
 
 describe('login with 2FA on and a wrong otp_code', () => {
   it.each(['000000', '12345', '1234567', 'abcdef'])(
     'otp_code %s → 401 otp_invalid, no session',
     async (code) => {
-      const res = await ctx.app.inject({
+      const res = await world.app.inject({
         method: 'POST',
         url: '/v1/auth/login',
         payload: { email: owner.email, password: owner.password, otp_code: code },

@@ -3,19 +3,12 @@
  * payer.name) but PostgreSQL refuses NUL in text/jsonb, so the request ends as 500 internal_error
  * instead of 400 invalid_request (API.md: schema violation → 400; 500 only for our own faults).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PixWorkspace, pixWorkspace } from '../pix/support.ts';
-import { startTestApp, type TestContext } from '../support/app.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startWorld } from '../support/world.ts';
 
-let ctx: TestContext;
-let ws: PixWorkspace;
-beforeAll(async () => {
-  ctx = await startTestApp();
-  ws = await pixWorkspace(ctx, 'Nul');
-  await ws.setSettlementKey();
-  await ws.cashIn('100000');
-});
-afterAll(() => ctx.close());
+const world = await startWorld();
+afterAll(() => world.close());
+const ws = await world.workspace('Nul', { settlementKey: true, fund: '100000' });
 
 describe('NUL characters in body strings', () => {
   it.each([

@@ -7,17 +7,17 @@
  * retry, and on the Idempotency-Replayed response header.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestContext } from '../support/app.ts';
+import { startWorld, type World } from '../support/world.ts';
 
-let ctx: TestContext;
+let world: World;
 let document: {
   paths: Record<string, Record<string, { parameters?: { in: string; name: string }[] }>>;
 };
 beforeAll(async () => {
-  ctx = await startTestApp();
-  document = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  world = await startWorld();
+  document = (await world.app.inject({ method: 'GET', url: '/openapi.json' })).json();
 });
-afterAll(() => ctx.close());
+afterAll(() => world.close());
 
 const headersOf = (path: string, method: string) =>
   (document.paths[path]?.[method]?.parameters ?? [])

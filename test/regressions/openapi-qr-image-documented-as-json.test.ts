@@ -4,17 +4,12 @@
  * `application/json` holding a string. A client generated from /openapi.json would try to parse the
  * PNG as JSON. The document must describe the route truthfully.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PixWorkspace, pixWorkspace } from '../pix/support.ts';
-import { startTestApp, type TestContext } from '../support/app.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startWorld } from '../support/world.ts';
 
-let ctx: TestContext;
-let ws: PixWorkspace;
-beforeAll(async () => {
-  ctx = await startTestApp();
-  ws = await pixWorkspace(ctx, 'QR docs');
-});
-afterAll(() => ctx.close());
+const world = await startWorld();
+afterAll(() => world.close());
+const ws = await world.workspace('QR docs');
 
 describe('OpenAPI of the QR image routes', () => {
   it.each([
@@ -27,7 +22,7 @@ describe('OpenAPI of the QR image routes', () => {
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-type']).toContain(type);
 
-    const document = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const document = (await world.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const documented = Object.keys(
       document.paths[`/v1/{env}/payments/{id}/qr.${extension}`].get.responses['200'].content,
     );

@@ -5,27 +5,22 @@
  * src/modules/pix/routes/simulate-cash-in.ts) lists `live` as a valid value, so the document advertises
  * /v1/live/simulate/... routes that do not exist.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestContext } from '../support/app.ts';
-import { client, signupOwner } from '../support/fixtures.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startWorld } from '../support/world.ts';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(() => ctx.close());
+const world = await startWorld();
+afterAll(() => world.close());
 
 const envValues = (schema: { enum?: string[]; anyOf?: { enum?: string[] }[] }): string[] =>
   schema.enum ?? (schema.anyOf ?? []).flatMap((s) => s.enum ?? []);
 
 describe('sandbox helpers in the OpenAPI document', () => {
   it('a live path answers 404, and the document does not offer live for them', async () => {
-    const owner = await signupOwner(ctx.app);
-    const session = client(ctx.app, owner.sessionToken, owner.workspaceId);
+    const { session } = await world.workspace();
     const res = await session.post('/v1/live/simulate/pix/cash-in', { amount_minor: '100' });
     expect(res.statusCode).toBe(404);
 
-    const document = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const document = (await world.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const offered = Object.entries(
       document.paths as Record<
         string,

@@ -6,15 +6,11 @@
  * the header as Node hands it over (latin1, one character per UTF-8 byte), so a 255-character
  * non-ASCII key is refused by schema validation even once the pattern is fixed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pixWorkspace } from '../pix/support.ts';
-import { startTestApp, type TestContext } from '../support/app.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startWorld } from '../support/world.ts';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(() => ctx.close());
+const world = await startWorld();
+afterAll(() => world.close());
 
 /** What an HTTP client puts on the wire for a UTF-8 header value, as Node reads it back. */
 const wire = (value: string) => Buffer.from(value, 'utf8').toString('latin1');
@@ -26,7 +22,7 @@ describe('Idempotency-Key: 1–255 printable characters', () => {
     ['of 255 non-ASCII characters', wire('ç'.repeat(255))],
   ] as const) {
     it(`a key ${name} is accepted and replays`, async () => {
-      const ws = await pixWorkspace(ctx);
+      const ws = await world.workspace();
       const body = { amount_minor: '1000' };
       const first = await ws.api.post('/v1/sandbox/pix/charges', body, { 'idempotency-key': key });
       expect(first.statusCode, first.body).toBe(200);

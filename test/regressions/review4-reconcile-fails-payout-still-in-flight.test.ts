@@ -9,23 +9,19 @@
  * provider pays the transfer out: the party keeps its money and the money also left. Nothing fences the
  * late send (recordOutcome just finds the payment failed and returns).
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { pixTransfers } from '../../src/modules/pix/transfers.ts';
 import { MAX_JOB_ATTEMPTS } from '../../src/platform/jobs.ts';
 import type { PixProvider } from '../../src/providers/pix/provider.ts';
 import { runJobs } from '../../src/worker.ts';
-import { pixWorkspace } from '../pix/support.ts';
-import { startTestApp, type TestContext } from '../support/app.ts';
 import { sandboxPsp, useSandboxPix } from '../support/providers.ts';
+import { startWorld } from '../support/world.ts';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await startTestApp({ sandboxSettleMs: 60_000 });
-});
-afterAll(() => ctx.close());
+const world = await startWorld({ sandboxSettleMs: 60_000 });
+afterAll(() => world.close());
 
 it('a payout whose last send attempt is still in flight is not failed by reconciliation', async () => {
-  const sandbox = sandboxPsp(ctx.deps);
+  const sandbox = sandboxPsp(world.deps);
   let release!: () => void;
   const gate = new Promise<void>((resolve) => {
     release = resolve;
@@ -47,31 +43,28 @@ it('a payout whose last send attempt is still in flight is not failed by reconci
       return result;
     },
   };
-  useSandboxPix(ctx.deps, slow);
+  useSandboxPix(world.deps, slow);
 
-  const ws = await pixWorkspace(ctx);
-  await ws.setSettlementKey();
-  await ws.cashIn('10000');
-  const payout = (await ws.api.post('/v1/sandbox/pix/payouts', { amount_minor: '2000', pix_key: 'x' })).json()
-    .data;
+  const ws = await world.workspace({ settlementKey: true, fund: '10000' });
+  const payout = await ws.payout('2000', { pix_key: 'x' });
   // 24 attempts already failed (provider 5xx) over the last ~1 h 40 min; this is the last one.
-  await ctx.db.query(`UPDATE jobs SET attempts = $2 WHERE payload->>'paymentId' = $1`, [
+  await world.db.query(`UPDATE jobs SET attempts = $2 WHERE payload->>'paymentId' = $1`, [
     payout.id,
     MAX_JOB_ATTEMPTS - 1,
   ]);
-  ctx.clock.advance(2 * 3600_000);
+  world.clock.advance(2 * 3600_000);
 
   // The 25th attempt times out while its request is on the wire. A timeout never parks a job (the
   // call may still land), so the job stays live and the sweep leaves the payout to it.
-  await runJobs(ctx.deps, ['pix.send'], { handlerTimeoutMs: 50 });
-  const job = await ctx.db.query<{ failed_at: Date | null; done_at: Date | null }>(
+  await runJobs(world.deps, ['pix.send'], { handlerTimeoutMs: 50 });
+  const job = await world.db.query<{ failed_at: Date | null; done_at: Date | null }>(
     `SELECT failed_at, done_at FROM jobs WHERE payload->>'paymentId' = $1`,
     [payout.id],
   );
   expect(job.rows[0]).toEqual({ failed_at: null, done_at: null });
 
   // The reconciliation sweep runs (every minute) before the request lands.
-  await pixTransfers.reconcile(ctx.deps);
+  await pixTransfers.reconcile(world.deps);
 
   // The request lands at the PSP, which now holds (and will pay) the transfer.
   release();

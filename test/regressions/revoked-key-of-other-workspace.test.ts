@@ -5,24 +5,22 @@
  * orders the workspace check first). The answer tells a caller the key exists and was revoked,
  * whatever workspace it names.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestContext } from '../support/app.ts';
-import { client, createApiKey, signupOwner } from '../support/fixtures.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { client, createApiKey, signupOwner, startWorld } from '../support/world.ts';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(() => ctx.close());
+const world = await startWorld();
+afterAll(() => world.close());
 
 describe('auth order', () => {
   it('a revoked key of another workspace is invalid_credentials', async () => {
-    const a = await signupOwner(ctx.app, 'A');
-    const b = await signupOwner(ctx.app, 'B');
-    const key = await createApiKey(ctx.app, a);
-    const del = await client(ctx.app, a.sessionToken, a.workspaceId).delete(`/v1/sandbox/api-keys/${key.id}`);
+    const a = await signupOwner(world.app, 'A');
+    const b = await signupOwner(world.app, 'B');
+    const key = await createApiKey(world.app, a);
+    const del = await client(world.app, a.sessionToken, a.workspaceId).delete(
+      `/v1/sandbox/api-keys/${key.id}`,
+    );
     expect(del.statusCode, del.body).toBe(200);
-    const res = await client(ctx.app, key.secret, b.workspaceId).get('/v1/sandbox/payments');
+    const res = await client(world.app, key.secret, b.workspaceId).get('/v1/sandbox/payments');
     expect(res.statusCode).toBe(401);
     expect(res.json().error).toBe('invalid_credentials');
   });

@@ -7,25 +7,19 @@
  * `completed` over it. The PSP now says the money left (with an end-to-end id) while the ledger gave
  * it back: the ledger and the PSP disagree, and the money exists twice.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/types.ts';
 import { SandboxPixProvider } from '../../src/providers/pix/sandbox.ts';
 import { runJobs } from '../../src/worker.ts';
-import { pixWorkspace } from '../pix/support.ts';
-import { startTestApp, type TestContext } from '../support/app.ts';
 import { useSandboxPix } from '../support/providers.ts';
+import { startWorld } from '../support/world.ts';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await startTestApp({ sandboxSettleMs: 0 });
-});
-afterAll(() => ctx.close());
+const world = await startWorld({ sandboxSettleMs: 0 });
+afterAll(() => world.close());
 
 describe('sandbox PSP vs helper race', () => {
   it('a forced failure is not overwritten by a stale automatic settlement', async () => {
-    const ws = await pixWorkspace(ctx, 'PSP race');
-    await ws.setSettlementKey();
-    await ws.cashIn('10000');
+    const ws = await world.workspace('PSP race', { settlementKey: true, fund: '10000' });
     const created = await ws.api.post('/v1/sandbox/pix/payouts', {
       amount_minor: '1000',
       pix_key: 'a@b.com',
@@ -43,7 +37,7 @@ describe('sandbox PSP vs helper race', () => {
       reached = r;
     });
     let gated = false;
-    const real = ctx.db;
+    const real = world.db;
     const slowDb: Database = {
       ...real,
       kind: real.kind,
@@ -60,10 +54,10 @@ describe('sandbox PSP vs helper race', () => {
         return result as never;
       },
     };
-    const workerProvider = new SandboxPixProvider(slowDb, ctx.clock, 0);
-    const restore = useSandboxPix(ctx.deps, workerProvider);
+    const workerProvider = new SandboxPixProvider(slowDb, world.clock, 0);
+    const restore = useSandboxPix(world.deps, workerProvider);
     try {
-      const worker = runJobs(ctx.deps);
+      const worker = runJobs(world.deps);
       await atGate;
       const failed = await ws.api.post(`/v1/sandbox/simulate/payments/${id}/fail`, {});
       expect(failed.statusCode, failed.body).toBe(200);
@@ -77,7 +71,7 @@ describe('sandbox PSP vs helper race', () => {
     const payment = (await ws.api.get(`/v1/sandbox/payments/${id}`)).json().data;
     expect(payment.status).toBe('failed');
     expect(await ws.balances()).toMatchObject({ available: '10000', locked: '0' });
-    const { rows } = await ctx.db.query<{ status: string }>(
+    const { rows } = await world.db.query<{ status: string }>(
       'SELECT status FROM sandbox_pix_transfers WHERE payment_id = $1',
       [id],
     );

@@ -6,32 +6,27 @@
  * remain): a big cash-in reaches only its own workspace's books. A balance pushed past BIGINT, the
  * workspace's settlement or the party's own, is still answered as 400 invalid_amount, never 500.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { accountId, balanceOf, partyAccount, systemAccount } from '../../src/ledger/accounts.ts';
-import { pixWorkspace } from '../pix/support.ts';
-import { startTestApp, type TestContext } from '../support/app.ts';
+import { startWorld } from '../support/world.ts';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(() => ctx.close());
+const world = await startWorld();
+afterAll(() => world.close());
 
 describe('PIX settlement account under huge sandbox cash-ins', () => {
   it('a cash-in above the BR Code maximum moves only its own workspace’s books', async () => {
-    const ws = await pixWorkspace(ctx, 'Big spender');
-    const other = await pixWorkspace(ctx, 'Bystander');
-    await other.cashIn('500');
+    const ws = await world.workspace('Big spender');
+    const other = await world.workspace('Bystander', { fund: '500' });
     const otherBefore = await other.balances();
     const otherSettlement = systemAccount.pixSettlement(other.owner.workspaceId, 'sandbox');
     const res = await ws.api.post('/v1/sandbox/simulate/pix/cash-in', { amount_minor: '9999999999999999' });
     expect(res.statusCode, res.body).toBe(200);
     expect((await ws.balances()).available).toBe('9999999999999999');
-    expect(await balanceOf(ctx.db, systemAccount.pixSettlement(ws.owner.workspaceId, 'sandbox'))).toBe(
+    expect(await balanceOf(world.db, systemAccount.pixSettlement(ws.owner.workspaceId, 'sandbox'))).toBe(
       -9_999_999_999_999_999n,
     );
     expect(await other.balances()).toEqual(otherBefore);
-    expect(await balanceOf(ctx.db, otherSettlement)).toBe(-500n);
+    expect(await balanceOf(world.db, otherSettlement)).toBe(-500n);
     const tooLong = await ws.api.post('/v1/sandbox/simulate/pix/cash-in', {
       amount_minor: '10000000000000000',
     });
@@ -40,11 +35,11 @@ describe('PIX settlement account under huge sandbox cash-ins', () => {
   });
 
   it('a settlement balance pushed past BIGINT answers 400, not 500, and only for its workspace', async () => {
-    const ws = await pixWorkspace(ctx, 'Edge');
-    const other = await pixWorkspace(ctx, 'Neighbour');
+    const ws = await world.workspace('Edge');
+    const other = await world.workspace('Neighbour');
     await ws.cashIn('1');
     // Put the workspace's settlement account one cash-in away from the BIGINT limit, as a long attack would.
-    await ctx.db.query('UPDATE ledger_balances SET balance = -9223372036854775000 WHERE account_id = $1', [
+    await world.db.query('UPDATE ledger_balances SET balance = -9223372036854775000 WHERE account_id = $1', [
       accountId(systemAccount.pixSettlement(ws.owner.workspaceId, 'sandbox')),
     ]);
     const res = await ws.api.post('/v1/sandbox/simulate/pix/cash-in', { amount_minor: '999999999999' });
@@ -57,9 +52,8 @@ describe('PIX settlement account under huge sandbox cash-ins', () => {
   });
 
   it('a party balance pushed past BIGINT answers 400, not 500', async () => {
-    const ws = await pixWorkspace(ctx, 'Full party');
-    await ws.cashIn('1');
-    await ctx.db.query('UPDATE ledger_balances SET balance = 9223372036854775000 WHERE account_id = $1', [
+    const ws = await world.workspace('Full party', { fund: '1' });
+    await world.db.query('UPDATE ledger_balances SET balance = 9223372036854775000 WHERE account_id = $1', [
       accountId(partyAccount(ws.owner.workspaceId, 'sandbox', ws.owner.defaultPartyId, 'BRL')),
     ]);
     const res = await ws.api.post('/v1/sandbox/simulate/pix/cash-in', { amount_minor: '999999999999' });

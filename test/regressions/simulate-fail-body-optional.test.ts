@@ -5,25 +5,18 @@
  * A caller who follows the document must send a body; one who follows API.md sends none. The two must
  * agree, and a body-less call must work.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PixWorkspace, pixWorkspace } from '../pix/support.ts';
-import { startTestApp, type TestContext } from '../support/app.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startWorld } from '../support/world.ts';
 
-let ctx: TestContext;
-let ws: PixWorkspace;
-beforeAll(async () => {
-  ctx = await startTestApp();
-  ws = await pixWorkspace(ctx, 'Fail body');
-  await ws.setSettlementKey();
-  await ws.cashIn('10000');
-});
-afterAll(() => ctx.close());
+const world = await startWorld();
+afterAll(() => world.close());
+const ws = await world.workspace('Fail body', { settlementKey: true, fund: '10000' });
 
 describe('simulate /fail without a body', () => {
   it('fails the payout and returns the money; the document does not require a body', async () => {
     const payout = await ws.api.post('/v1/sandbox/pix/payouts', { amount_minor: '1000', pix_key: 'x' });
     expect(payout.statusCode, payout.body).toBe(200);
-    const res = await ctx.app.inject({
+    const res = await world.app.inject({
       method: 'POST',
       url: `/v1/sandbox/simulate/payments/${payout.json().data.id}/fail`,
       headers: { authorization: `Bearer ${ws.apiKey}`, 'x-workspace-id': ws.owner.workspaceId },
@@ -32,7 +25,7 @@ describe('simulate /fail without a body', () => {
     expect(res.json().data.status).toBe('failed');
     expect(await ws.balances()).toMatchObject({ available: '10000', locked: '0' });
 
-    const document = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const document = (await world.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const body = document.paths['/v1/{env}/simulate/payments/{id}/fail'].post.requestBody;
     expect(body.required).not.toBe(true);
   });

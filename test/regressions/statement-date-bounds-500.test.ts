@@ -3,17 +3,12 @@
  * values PostgreSQL refuses (year 0000, an offset pushing the instant past year 9999). The query then
  * fails inside PostgreSQL and the caller gets 500 internal_error instead of 400 invalid_request.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PixWorkspace, pixWorkspace } from '../pix/support.ts';
-import { startTestApp, type TestContext } from '../support/app.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startWorld } from '../support/world.ts';
 
-let ctx: TestContext;
-let ws: PixWorkspace;
-beforeAll(async () => {
-  ctx = await startTestApp();
-  ws = await pixWorkspace(ctx, 'Dates');
-});
-afterAll(() => ctx.close());
+const world = await startWorld();
+afterAll(() => world.close());
+const ws = await world.workspace('Dates');
 
 describe('statement date bounds', () => {
   it.each(['0000-01-01T00:00:00Z', '9999-12-31T23:59:59-23:59'])(

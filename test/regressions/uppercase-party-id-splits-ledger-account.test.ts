@@ -10,20 +10,15 @@
  *  - every payout of the party → 422 insufficient_balance although GET /balances shows the money.
  * The money is stuck in an account only reachable by spelling the party id in upper case.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pixWorkspace } from '../pix/support.ts';
-import { startTestApp, type TestContext } from '../support/app.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startWorld } from '../support/world.ts';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(() => ctx.close());
+const world = await startWorld();
+afterAll(() => world.close());
 
 describe('party_id spelled in upper case', () => {
   it('is the same party and the same ledger account', async () => {
-    const ws = await pixWorkspace(ctx, 'Upper');
-    await ws.setSettlementKey();
+    const ws = await world.workspace('Upper', { settlementKey: true });
     const upper = ws.owner.defaultPartyId.toUpperCase();
     const first = await ws.api.post('/v1/sandbox/simulate/pix/cash-in', {
       amount_minor: '10000',
@@ -40,7 +35,7 @@ describe('party_id spelled in upper case', () => {
   });
 
   it('a later cash-in spelled normally is not a 500', async () => {
-    const ws = await pixWorkspace(ctx, 'Upper 2');
+    const ws = await world.workspace('Upper 2');
     const upper = ws.owner.defaultPartyId.toUpperCase();
     const first = await ws.api.post('/v1/sandbox/simulate/pix/cash-in', {
       amount_minor: '10000',

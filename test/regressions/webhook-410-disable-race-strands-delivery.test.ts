@@ -8,22 +8,12 @@
  * The owner's PATCH/DELETE are safe: they SELECT … FOR UPDATE first, which waits for the emitter.
  * Needs two connections: runs on PostgreSQL (TEST_DATABASE_URL).
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { emitEvent } from '../../src/platform/outbox.ts';
 import { onRealPostgres } from '../support/database.ts';
-import {
-  deliveries,
-  dispatch,
-  emit,
-  receiverEndpoint,
-  startWebhookWorld,
-  type WebhookWorld,
-} from '../webhooks/helpers.ts';
+import { deliveries, dispatch, emit, receiverEndpoint, startWebhookWorld } from '../webhooks/helpers.ts';
 
-let world: WebhookWorld;
-beforeAll(async () => {
-  world = await startWebhookWorld({ timeoutMs: 2000 });
-});
+const world = await startWebhookWorld({ timeoutMs: 2000 });
 afterAll(() => world.close());
 
 it.skipIf(!onRealPostgres())(

@@ -1,10 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliveries, dispatch, receiverEndpoint, startWebhookWorld, type WebhookWorld } from './helpers.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { deliveries, dispatch, receiverEndpoint, startWebhookWorld } from './helpers.ts';
 
-let world: WebhookWorld;
-beforeAll(async () => {
-  world = await startWebhookWorld();
-});
+const world = await startWebhookWorld();
 afterAll(() => world.close());
 
 describe('end to end: a sandbox PIX cash-in', () => {

@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { WebhookDispatcher } from '../../src/modules/webhooks/dispatcher.ts';
 import type { Deps } from '../../src/platform/context.ts';
 import { TaskRunner } from '../../src/platform/tasks.ts';
 import { deliveries, emit, receiverEndpoint, startWebhookWorld, type WebhookWorld } from './helpers.ts';
 
-let world: WebhookWorld;
-beforeAll(async () => {
-  world = await startWebhookWorld();
-});
+const world = await startWebhookWorld();
 afterAll(() => world.close());
 
 /** A second process on the same database: its own app, clock-sharing deps and dispatcher. */

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   createEndpoint,
   deliveries,
@@ -6,13 +6,9 @@ import {
   emit,
   receiverEndpoint,
   startWebhookWorld,
-  type WebhookWorld,
 } from './helpers.ts';
 
-let world: WebhookWorld;
-beforeAll(async () => {
-  world = await startWebhookWorld({ timeoutMs: 1000 });
-});
+const world = await startWebhookWorld({ timeoutMs: 1000 });
 afterAll(() => world.close());
 
 describe('webhook delivery', () => {

@@ -1,20 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createApiKey, enableProduction, type Owner, signupOwner } from '../support/fixtures.ts';
+import type { Client, Owner } from '../support/world.ts';
 import {
-  type Client,
   createEndpoint,
   deliveries,
   dispatch,
   emit,
   receiverEndpoint,
   startWebhookWorld,
-  type WebhookWorld,
 } from './helpers.ts';
 
-let world: WebhookWorld;
-beforeAll(async () => {
-  world = await startWebhookWorld();
-});
+const world = await startWebhookWorld();
 afterAll(() => world.close());
 
 describe('webhook endpoints', () => {
@@ -97,12 +92,7 @@ describe('webhook endpoints', () => {
   });
 
   it('is for workspace-level callers: a party-scoped key gets 403 forbidden', async () => {
-    const party = await world.ctx.db.query<{ id: string }>(
-      `INSERT INTO parties (id, workspace_id, kind, display_name) VALUES (gen_random_uuid(), $1, 'person', 'C') RETURNING id`,
-      [world.owner.workspaceId],
-    );
-    const key = await createApiKey(world.ctx.app, world.owner, 'sandbox', { party_id: party.rows[0]!.id });
-    const scoped = client(world.ctx.app, key.secret, world.owner.workspaceId);
+    const scoped = await world.ws.keyFor(await world.ws.addParty('C'));
     for (const res of [
       await scoped.get('/v1/sandbox/webhooks/endpoints'),
       await scoped.post('/v1/sandbox/webhooks/endpoints', { url: 'https://example.com/x' }),
@@ -113,8 +103,7 @@ describe('webhook endpoints', () => {
       expect(res.json().error).toBe('forbidden');
     }
     // An owner session works too.
-    const session = client(world.ctx.app, world.owner.sessionToken, world.owner.workspaceId);
-    expect((await session.get('/v1/sandbox/webhooks/endpoints')).statusCode).toBe(200);
+    expect((await world.ws.session.get('/v1/sandbox/webhooks/endpoints')).statusCode).toBe(200);
   });
 
   it('paginates endpoints with limit and cursor, and refuses an out-of-bounds limit', async () => {
@@ -194,8 +183,9 @@ describe('tenant isolation', () => {
   let otherApi: Client;
 
   beforeAll(async () => {
-    other = await signupOwner(world.ctx.app, 'Other Tenant');
-    otherApi = client(world.ctx.app, (await createApiKey(world.ctx.app, other)).secret, other.workspaceId);
+    const ws = await world.ctx.workspace('Other Tenant');
+    other = ws.owner;
+    otherApi = ws.api;
   });
 
   it("never sends one workspace's events to another's endpoints", async () => {
@@ -232,9 +222,7 @@ describe('tenant isolation', () => {
       await otherApi.post(`/v1/sandbox/webhooks/deliveries/${delivery!.id}/retry`),
       await otherApi.get(`/v1/sandbox/events/${event.id}`),
       // The same workspace in the other environment does not see sandbox records either.
-      await client(world.ctx.app, world.owner.sessionToken, world.owner.workspaceId).get(
-        `/v1/live/webhooks/endpoints/${endpoint.id}`,
-      ),
+      await world.ws.session.get(`/v1/live/webhooks/endpoints/${endpoint.id}`),
     ];
     for (const res of notFound) {
       expect(res.statusCode).toBe(404);
@@ -256,12 +244,7 @@ describe('tenant isolation', () => {
   });
 
   it('keeps sandbox and live apart within one workspace', async () => {
-    await enableProduction(world.ctx.app, world.owner);
-    const live = client(
-      world.ctx.app,
-      (await createApiKey(world.ctx.app, world.owner, 'live')).secret,
-      world.owner.workspaceId,
-    );
+    const live = await world.ws.liveApi();
     const liveEndpoint = await createEndpoint(live, { url: 'https://example.com/live' }, 'live');
     expect((await world.api.get(`/v1/sandbox/webhooks/endpoints/${liveEndpoint.id}`)).statusCode).toBe(404);
     const sandboxIds = (await world.api.get('/v1/sandbox/webhooks/endpoints?limit=100'))

@@ -1,16 +1,18 @@
 import { type DispatcherOptions, WebhookDispatcher } from '../../src/modules/webhooks/dispatcher.ts';
 import type { Environment } from '../../src/platform/context.ts';
 import { type EventType, emitEvent } from '../../src/platform/outbox.ts';
-import { startTestApp, type TestContext } from '../support/app.ts';
-import { client, createApiKey, type Owner, signupOwner } from '../support/fixtures.ts';
+import type { TestContext } from '../support/app.ts';
 import { WebhookReceiver } from '../support/webhook-receiver.ts';
+import { type Client, type Owner, startWorld, type Workspace, type World } from '../support/world.ts';
 
-export type Client = ReturnType<typeof client>;
+export type { Client } from '../support/world.ts';
 
+/** The test world of the webhook tests, with a receiver and a dispatcher; `owner` and `api` are `ws`'s. */
 export interface WebhookWorld {
-  ctx: TestContext;
+  ctx: World;
   receiver: WebhookReceiver;
   dispatcher: WebhookDispatcher;
+  ws: Workspace;
   owner: Owner;
   api: Client;
   close(): Promise<void>;
@@ -18,17 +20,17 @@ export interface WebhookWorld {
 
 /** An app whose sandbox may deliver to the local receiver on 127.0.0.1, a receiver, and a dispatcher run by hand. */
 export async function startWebhookWorld(options: DispatcherOptions = {}): Promise<WebhookWorld> {
-  const ctx = await startTestApp({ webhookAllowPrivate: true });
+  const ctx = await startWorld({ webhookAllowPrivate: true });
   const receiver = await WebhookReceiver.start();
   const dispatcher = new WebhookDispatcher({ random: () => 0.5, ...options });
-  const owner = await signupOwner(ctx.app, 'Webhook Owner');
-  const key = await createApiKey(ctx.app, owner);
+  const ws = await ctx.workspace('Webhook Owner');
   return {
     ctx,
     receiver,
     dispatcher,
-    owner,
-    api: client(ctx.app, key.secret, owner.workspaceId),
+    ws,
+    owner: ws.owner,
+    api: ws.api,
     close: async () => {
       await dispatcher.close();
       await receiver.close();

@@ -1,16 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { WebhookHttp } from '../../src/modules/webhooks/send.ts';
-import { startTestApp, type TestContext } from '../support/app.ts';
-import { client, createApiKey, enableProduction, signupOwner } from '../support/fixtures.ts';
 import { WebhookReceiver } from '../support/webhook-receiver.ts';
-import {
-  deliveries,
-  dispatch,
-  emit,
-  receiverEndpoint,
-  startWebhookWorld,
-  type WebhookWorld,
-} from './helpers.ts';
+import { startWorld } from '../support/world.ts';
+import { deliveries, dispatch, emit, receiverEndpoint, startWebhookWorld } from './helpers.ts';
 
 const PRIVATE_URLS = [
   'https://127.0.0.1/hook',
@@ -27,14 +19,9 @@ const PRIVATE_URLS = [
   'https://[::ffff:169.254.169.254]/hook',
 ];
 
-let world: WebhookWorld;
-let strict: TestContext;
-let receiver: WebhookReceiver;
-beforeAll(async () => {
-  world = await startWebhookWorld({ timeoutMs: 1000 });
-  strict = await startTestApp({ webhookAllowPrivate: false });
-  receiver = await WebhookReceiver.start();
-});
+const world = await startWebhookWorld({ timeoutMs: 1000 });
+const strict = await startWorld({ webhookAllowPrivate: false });
+const receiver = await WebhookReceiver.start();
 afterAll(async () => {
   await receiver.close();
   await strict.close();
@@ -43,12 +30,7 @@ afterAll(async () => {
 
 describe('SSRF: endpoint URLs', () => {
   it('live takes https only, and never a private, loopback, link-local or metadata address, even with WEBHOOK_ALLOW_PRIVATE=1', async () => {
-    await enableProduction(world.ctx.app, world.owner);
-    const live = client(
-      world.ctx.app,
-      (await createApiKey(world.ctx.app, world.owner, 'live')).secret,
-      world.owner.workspaceId,
-    );
+    const live = await world.ws.liveApi();
     for (const url of ['http://example.com/hook', ...PRIVATE_URLS]) {
       const res = await live.post('/v1/live/webhooks/endpoints', { url });
       expect(res.statusCode, url).toBe(400);
@@ -66,8 +48,7 @@ describe('SSRF: endpoint URLs', () => {
   });
 
   it('sandbox takes http, but private addresses only with WEBHOOK_ALLOW_PRIVATE=1', async () => {
-    const owner = await signupOwner(strict.app, 'Strict');
-    const api = client(strict.app, (await createApiKey(strict.app, owner)).secret, owner.workspaceId);
+    const { api } = await strict.workspace('Strict');
     expect(
       (await api.post('/v1/sandbox/webhooks/endpoints', { url: 'http://example.com/hook' })).statusCode,
     ).toBe(200);
