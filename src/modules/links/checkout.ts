@@ -65,6 +65,17 @@ function amountFor(link: LinkRow, asked: string | undefined): bigint {
   ]);
 }
 
+/**
+ * How long a checkout charge may be paid: CHECKOUT_CHARGE_SECONDS, never past the link's own
+ * expiry; a link too close to it (under the one-minute minimum of a charge) takes no checkout.
+ */
+function chargeSeconds(link: LinkRow, now: Date): number {
+  if (!link.expires_at) return CHECKOUT_CHARGE_SECONDS;
+  const left = Math.floor((link.expires_at.getTime() - now.getTime()) / 1000);
+  if (left < 60) throw new AppError('invalid_state', 'This payment link expires too soon to take a payment.');
+  return Math.min(CHECKOUT_CHARGE_SECONDS, left);
+}
+
 /** The link's workspace and environment, as its owner party: what the charge is created as. */
 function linkCaller(link: LinkRow): Caller {
   // No key or session stands behind it; the type only decides how an audit entry names the actor.
@@ -101,12 +112,13 @@ export async function startCheckout(
       amount_minor: formatAmount(amount),
       currency: link.currency,
       description: link.title ?? link.description ?? undefined,
-      expires_in_seconds: CHECKOUT_CHARGE_SECONDS,
+      expires_in_seconds: chargeSeconds(link, deps.clock.now()),
       payer: { name, document },
+      maskPayerDocument: true,
       metadata: link.metadata,
     },
     (fn) => deps.db.transaction(fn),
-    (tx, charge) => recordCheckout(tx, deps, link, charge, { name, document }),
+    (tx, charge) => recordCheckout(tx, deps, link, charge, { name, document }, input.amount_minor),
   );
   return {
     ...publicView(payment),
@@ -127,12 +139,17 @@ async function recordCheckout(
   link: LinkRow,
   payment: PaymentView,
   payer: { name: string; document: string },
+  askedAmount: string | undefined,
 ): Promise<void> {
   const current = await findLink(tx, scopeOf(link), link.id, 'share');
   const at = new Date(payment.created_at);
   if (!current) throw notFound('Payment link');
   const status = linkStatus(current, at);
   if (status !== 'active') throw closed(status);
+  // The link's amount rules may have changed since the charge was priced: they hold at commit.
+  if (amountFor(current, askedAmount) !== BigInt(payment.amount_minor)) {
+    throw new AppError('invalid_amount', 'The payment link changed while paying; start again.');
+  }
   const splits = await listSplitRows(tx, link.workspace_id, link.id);
   await insertCheckout(tx, {
     workspace_id: link.workspace_id,

@@ -12,6 +12,7 @@ import { emitEvent } from '../../platform/outbox.ts';
 import type { Ctx } from '../../platform/request-context.ts';
 import { iso } from '../../platform/schema.ts';
 import type { Sealer } from '../../platform/secrets.ts';
+import { maskDocument } from '../../providers/pix/keys.ts';
 import { sealDocument, searchDocumentHash } from './documents.ts';
 import * as repo from './repo.ts';
 import type { CustomerCreateInput, CustomerListInput, CustomerPatchInput, CustomerView } from './schemas.ts';
@@ -44,10 +45,7 @@ export const foldText = (text: string) =>
  */
 const eventObject = (view: CustomerView): CustomerView => ({
   ...view,
-  document_number:
-    view.document_number === null
-      ? null
-      : `${'*'.repeat(view.document_number.length - 2)}${view.document_number.slice(-2)}`,
+  document_number: view.document_number === null ? null : maskDocument(view.document_number),
 });
 
 const searchTextOf = (fields: (string | null | undefined)[]) =>

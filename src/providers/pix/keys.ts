@@ -80,3 +80,7 @@ export function parsePixKey(raw: string, type?: PixKeyType): PixKey | undefined 
 export function parseDocument(raw: string): PixKey | undefined {
   return asType(raw.trim(), 'cpf') ?? asType(raw.trim(), 'cnpj');
 }
+
+/** A document as it may travel in events and stored copies: all but its last two characters hidden. */
+export const maskDocument = (value: string): string =>
+  `${'*'.repeat(Math.max(0, value.length - 2))}${value.slice(-2)}`;

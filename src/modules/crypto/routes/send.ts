@@ -27,7 +27,11 @@ export default function route(app: App, deps: Deps) {
         const caller = request.caller;
         if (caller?.type !== 'session' || !caller.twoFactor || !caller.userId) return;
         const code = request.headers['x-otp-code'];
-        await requireOtp(deps, caller.userId, typeof code === 'string' ? code : undefined, 'X-OTP-Code');
+        const userId = caller.userId;
+        // Guesses are throttled like failed logins (per user and per address, slot claimed first).
+        await app.loginThrottle.guard(`otp:${userId}`, request.ip, () =>
+          requireOtp(deps, userId, typeof code === 'string' ? code : undefined, 'X-OTP-Code'),
+        );
       },
     },
     async (request) => ({
