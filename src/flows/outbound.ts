@@ -16,10 +16,12 @@ import { type AccountRef, partyAccount, systemAccount } from '../ledger/accounts
 import type { Currency } from '../ledger/currency.ts';
 import { postDistribution } from '../ledger/distribution.ts';
 import { moveKind } from '../ledger/ledger.ts';
-import type { PaymentKind } from '../modules/payments/schemas.ts';
+import type { PaymentKind, PaymentView } from '../modules/payments/schemas.ts';
 import {
+  createPayment,
   findPayment,
   lockPayment,
+  type NewPayment,
   type PaymentDetails,
   type PaymentRow,
   transition,
@@ -74,7 +76,11 @@ export interface OutboundFlow {
   readonly pollJob: JobKind<TransferJob>;
   readonly jobs: readonly JobKind<TransferJob>[];
   readonly tasks: readonly BackgroundTask[];
-  hold(tx: Tx, deps: Deps, transfer: HeldTransfer, at: Date): Promise<void>;
+  /**
+   * Creates an outgoing payment and holds its amount + fee for the provider, in the caller's
+   * transaction: what a payout, refund or send does once its checks pass.
+   */
+  start(tx: Tx, deps: Deps, payment: NewPayment & { id: string }, at: Date): Promise<PaymentView>;
   send(deps: Deps, job: TransferJob): Promise<JobOutcome>;
   poll(deps: Deps, job: TransferJob): Promise<JobOutcome>;
   recordOutcome(deps: Deps, job: TransferJob, result: TransferOutcome): Promise<void>;
@@ -257,7 +263,23 @@ export function outboundFlow(rail: OutboundRail): OutboundFlow {
     pollJob,
     jobs: [sendJob, pollJob],
     tasks: [{ name: `${rail.jobPrefix}-reconcile`, intervalMs: 60_000, run: reconcile }],
-    hold,
+    start: async (tx, deps, payment, at) => {
+      const view = await createPayment(tx, payment, { at });
+      await hold(
+        tx,
+        deps,
+        {
+          paymentId: payment.id,
+          workspaceId: payment.workspace_id,
+          environment: payment.environment,
+          partyId: payment.party_id,
+          currency: payment.currency,
+          amount: payment.amount_minor + (payment.fee_minor ?? 0n),
+        },
+        at,
+      );
+      return view;
+    },
     send,
     poll,
     recordOutcome,

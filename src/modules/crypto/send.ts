@@ -5,7 +5,6 @@ import { newId } from '../../platform/ids.ts';
 import type { Ctx } from '../../platform/request-context.ts';
 import { type Network, tokenDecimals } from '../../providers/chain/networks.ts';
 import { assertMayMoveMoney, owningParty } from '../parties/service.ts';
-import { createPayment } from '../payments/service.ts';
 import {
   checkAddress,
   checkNetwork,
@@ -101,8 +100,9 @@ export async function sendCrypto(tx: Tx, ctx: Ctx, input: SendInput) {
   const fee = networkFee(network);
   const at = deps.clock.now();
   const paymentId = newId();
-  const payment = await createPayment(
+  return cryptoTransfers.start(
     tx,
+    deps,
     {
       id: paymentId,
       workspace_id: caller.workspaceId,
@@ -121,20 +121,6 @@ export async function sendCrypto(tx: Tx, ctx: Ctx, input: SendInput) {
       metadata: input.metadata,
       counterparty: { address: toAddress, network },
     },
-    { at },
-  );
-  await cryptoTransfers.hold(
-    tx,
-    deps,
-    {
-      paymentId,
-      workspaceId: caller.workspaceId,
-      environment: caller.environment,
-      partyId,
-      currency,
-      amount: amount + fee,
-    },
     at,
   );
-  return payment;
 }

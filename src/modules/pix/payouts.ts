@@ -5,7 +5,6 @@ import { newId } from '../../platform/ids.ts';
 import type { Ctx } from '../../platform/request-context.ts';
 import { type PixKeyType, parsePixKey } from '../../providers/pix/keys.ts';
 import { refuseBlocked } from '../parties/service.ts';
-import { createPayment } from '../payments/service.ts';
 import { computeFee, DEFAULT_FEES } from './fees.ts';
 import { loadPayoutContext } from './payout-context.ts';
 import { pixTransfers } from './transfers.ts';
@@ -60,8 +59,9 @@ export async function createPayout(tx: Tx, ctx: Ctx, input: PayoutInput) {
   const at = deps.clock.now();
   const paymentId = newId();
 
-  const payment = await createPayment(
+  return pixTransfers.start(
     tx,
+    deps,
     {
       id: paymentId,
       workspace_id: caller.workspaceId,
@@ -82,20 +82,6 @@ export async function createPayout(tx: Tx, ctx: Ctx, input: PayoutInput) {
         document: sentKey ? (input.receiver_document ?? null) : settlement.holder_document,
       },
     },
-    { at },
-  );
-  await pixTransfers.hold(
-    tx,
-    deps,
-    {
-      paymentId,
-      workspaceId: caller.workspaceId,
-      environment: caller.environment,
-      partyId: partyId,
-      currency: currency,
-      amount: amount + fee,
-    },
     at,
   );
-  return payment;
 }

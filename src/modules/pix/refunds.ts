@@ -5,7 +5,7 @@ import { AppError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Ctx } from '../../platform/request-context.ts';
 import { assertMayMoveMoney } from '../parties/service.ts';
-import { createPayment, lockPayment } from '../payments/service.ts';
+import { lockPayment } from '../payments/service.ts';
 import { pixTransfers } from './transfers.ts';
 
 const REFUND_WINDOW_MS = 90 * 24 * 3600_000;
@@ -45,8 +45,9 @@ export async function createRefund(
     ]);
   }
   const paymentId = newId();
-  const refund = await createPayment(
+  return pixTransfers.start(
     tx,
+    deps,
     {
       id: paymentId,
       workspace_id: original.workspace_id,
@@ -60,20 +61,6 @@ export async function createRefund(
       idempotency_key: idempotencyKey ?? null,
       counterparty: original.counterparty,
     },
-    { at },
-  );
-  await pixTransfers.hold(
-    tx,
-    deps,
-    {
-      paymentId,
-      workspaceId: original.workspace_id,
-      environment: original.environment,
-      partyId: original.party_id,
-      currency: original.currency as Currency,
-      amount: amount,
-    },
     at,
   );
-  return refund;
 }

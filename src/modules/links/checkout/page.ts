@@ -131,36 +131,27 @@ ${field(
   return layout(locale, nonce, link.design, title, body, script);
 }
 
-function clientMessages(t: Messages) {
-  const {
-    invalidName,
-    invalidDocument,
-    invalidAmount,
-    failedToStart,
-    copied,
-    copyFailed,
-    waiting,
-    paid,
-    expired,
-    failed,
-    submit,
-    working,
-  } = t;
-  return {
-    invalidName,
-    invalidDocument,
-    invalidAmount,
-    failedToStart,
-    copied,
-    copyFailed,
-    waiting,
-    paid,
-    expired,
-    failed,
-    submit,
-    working,
-  };
-}
+/** The messages the page's script shows, and only those: the rest stay server-side. */
+const CLIENT_MESSAGES = [
+  'invalidName',
+  'invalidDocument',
+  'invalidAmount',
+  'failedToStart',
+  'copied',
+  'copyFailed',
+  'waiting',
+  'paid',
+  'expired',
+  'failed',
+  'submit',
+  'working',
+] as const satisfies readonly (keyof Messages)[];
+
+const clientMessages = (t: Messages) =>
+  Object.fromEntries(CLIENT_MESSAGES.map((key) => [key, t[key]])) as Pick<
+    Messages,
+    (typeof CLIENT_MESSAGES)[number]
+  >;
 
 /** A clear page for a link that takes no payment: unknown, inactive or expired. */
 export function renderUnavailablePage(
