@@ -5,6 +5,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
+    // Servers the tests start (and their children) take any free metrics port, never the fixed default.
+    env: { METRICS_PORT: '0' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Two cores: more workers only fight over them.

@@ -1,11 +1,11 @@
 import { writeFileSync } from 'node:fs';
+import { httpBench } from './parts/http.ts';
 import { ledgerBench } from './parts/ledger.ts';
-import { addPayoutRatio, payoutsBench } from './parts/payouts.ts';
 import { webhooksPart } from './parts/webhooks.ts';
 import { type BenchPart, type BenchRow, printTable } from './table.ts';
 
 /** Every benchmark part; each issue that measures something adds its part here. */
-const PARTS: BenchPart[] = [webhooksPart, ledgerBench, payoutsBench];
+const PARTS: BenchPart[] = [webhooksPart, ledgerBench, httpBench];
 
 const args = process.argv.slice(2);
 const jsonIndex = args.indexOf('--json');
@@ -21,6 +21,5 @@ for (const part of PARTS) {
   console.error(`bench: running ${part.name}…`);
   rows.push(...(await part.run({ databaseUrl, quick })));
 }
-addPayoutRatio(rows);
 printTable(rows);
 if (jsonPath) writeFileSync(jsonPath, JSON.stringify({ at: new Date().toISOString(), rows }, null, 2));

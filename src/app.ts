@@ -8,7 +8,6 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
-import type { Tx } from './db/types.ts';
 import { MODULES } from './modules/index.ts';
 import { authenticate, requireSessionUser } from './platform/auth/authenticate.ts';
 import { LoginThrottle, memoryFailureStore, redisFailureStore } from './platform/auth/login-throttle.ts';
@@ -17,9 +16,9 @@ import { answerClientError, answerFrameworkError } from './platform/client-error
 import type { Deps, RouteEntry } from './platform/context.ts';
 import { AppError, ERROR_STATUS } from './platform/errors.ts';
 import { sendError } from './platform/http-errors.ts';
-import { runIdempotentWrite } from './platform/idempotency.ts';
+import { httpMetrics } from './platform/http-metrics.ts';
 import { refuseHostileJson } from './platform/json-guard.ts';
-import { LOG_REDACT_PATHS, redactUrl } from './platform/logging.ts';
+import { LOG_REDACT_PATHS, prettyTransport, redactUrl } from './platform/logging.ts';
 import {
   BODY_OPTIONAL,
   documentCommonHeaders,
@@ -29,6 +28,7 @@ import {
 import { rateLimitKey } from './platform/rate-limit-key.ts';
 import type { App } from './platform/schema.ts';
 import { serverTimeouts } from './platform/server-options.ts';
+import { writePath } from './platform/write-path.ts';
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
@@ -65,7 +65,9 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
           remoteAddress: request.ip,
         }),
       },
-      ...(options.logStream ? { stream: options.logStream } : {}),
+      ...(options.logStream
+        ? { stream: options.logStream }
+        : { transport: prettyTransport(deps.config.production) }),
     },
     bodyLimit: 1024 * 1024,
     ...serverTimeouts(deps.config),
@@ -86,14 +88,12 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object),
   );
 
+  httpMetrics(app);
   app.decorateRequest('caller', null);
   app.decorateRequest('sessionUser', null);
   app.decorateRequest('idempotencyReplayed', false);
   app.decorateRequest('usedWrite', false);
-  app.decorateRequest('write', function <T>(this: FastifyRequest, fn: (tx: Tx) => Promise<T>): Promise<T> {
-    this.usedWrite = true;
-    return runIdempotentWrite(deps, this, fn);
-  });
+  app.decorateRequest('write', writePath(deps));
 
   app.setErrorHandler((error, request, reply) => sendError(error as Error, request, reply));
   app.setNotFoundHandler((request, reply) =>
@@ -209,7 +209,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
         title: 'Lastro API',
         version: '1.0.0',
         description:
-          'PIX and stablecoin payments on one double-entry ledger. Every /v1/{env} call carries Authorization: Bearer <key or session> and X-Workspace-Id.',
+          'PIX and stablecoin payments on one double-entry ledger. Every /v1/{env} call carries Authorization: Bearer <key or session> and X-Workspace-Id. Guides (quick start, authentication, idempotency, PIX, crypto, RFQ, payment links, webhooks, sandbox, errors, going live): [/docs/guides](/docs/guides). Typed TypeScript client: @lastro/sdk (packages/sdk).',
       },
       components: {
         securitySchemes: {

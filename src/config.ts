@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { ConfigError } from './config-error.ts';
+import { EVM_SETTINGS, type EvmConfig, loadEvmConfig } from './providers/chain/evm/config.ts';
+import { loadPixConfig, PIX_SETTINGS, type PixConfig } from './providers/pix/config.ts';
 import { loadPriceConfig, PRICE_SETTINGS, type PriceConfig } from './providers/prices/config.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -23,12 +25,23 @@ export interface Config {
   rfqQuoteTtlSeconds: number;
   /** Price sources (src/providers/prices/config.ts). */
   prices: PriceConfig;
+  /** The live PIX PSP (src/providers/pix/config.ts). */
+  pix: PixConfig;
+  /** Live EVM networks (src/providers/chain/evm/config.ts). */
+  evm: EvmConfig;
   /** A request (headers and body) must arrive within this; an idle connection is closed after it. */
   requestTimeoutMs: number;
   /** The headers must arrive within this (at most requestTimeoutMs). */
   headersTimeoutMs: number;
   /** An idle keep-alive connection is closed after this. */
   keepAliveTimeoutMs: number;
+  /** The operators' listener (/metrics, /health, /ready) of every serve and worker process. */
+  metricsPort: number;
+  /** NODE_ENV=production: logs are always JSON lines, whatever stdout is. */
+  production: boolean;
+  metricsHost: string;
+  /** Group-commit lanes for the routes that use it (0: every write has its own transaction). */
+  groupCommitLanes: number;
 }
 
 export { ConfigError };
@@ -101,9 +114,15 @@ export function loadConfig(env: Env = process.env): Config {
     sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 12, 1, 24 * 30),
     rfqQuoteTtlSeconds: integer(env, 'RFQ_QUOTE_TTL_SECONDS', 30, 1, 3600),
     prices: loadPriceConfig(env),
+    pix: loadPixConfig(env),
+    evm: loadEvmConfig(env),
     requestTimeoutMs,
     headersTimeoutMs,
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5000, 1000, 600_000),
+    metricsPort: integer(env, 'METRICS_PORT', 9464, 0, 65535),
+    metricsHost: env.METRICS_HOST || '127.0.0.1',
+    production: env.NODE_ENV === 'production',
+    groupCommitLanes: integer(env, 'GROUP_COMMIT_LANES', 4, 0, 64),
   };
 }
 
@@ -123,6 +142,11 @@ export const SETTINGS: { name: string; default: string; meaning: string }[] = [
     meaning: '64 hex chars; encrypts TOTP secrets and private keys',
   },
   { name: 'LOG_LEVEL', default: 'info', meaning: 'fatal, error, warn, info, debug, trace, silent' },
+  {
+    name: 'NODE_ENV',
+    default: '(unset)',
+    meaning: 'production: logs are JSON lines even on a terminal (elsewhere a terminal gets readable lines)',
+  },
   { name: 'SANDBOX_SETTLE_MS', default: '1000', meaning: 'delay before sandbox payouts and sends settle' },
   { name: 'WEBHOOK_ALLOW_PRIVATE', default: '0', meaning: '1 lets sandbox webhooks reach private addresses' },
   { name: 'RATE_LIMIT_MAX', default: '600', meaning: 'requests per credential (or address) per window' },
@@ -140,6 +164,8 @@ export const SETTINGS: { name: string; default: string; meaning: string }[] = [
   { name: 'SESSION_TTL_HOURS', default: '12', meaning: 'dashboard session lifetime' },
   { name: 'RFQ_QUOTE_TTL_SECONDS', default: '30', meaning: 'how long an RFQ quote can be executed, 1..3600' },
   ...PRICE_SETTINGS,
+  ...PIX_SETTINGS,
+  ...EVM_SETTINGS,
   {
     name: 'REQUEST_TIMEOUT_MS',
     default: '30000',
@@ -147,4 +173,20 @@ export const SETTINGS: { name: string; default: string; meaning: string }[] = [
   },
   { name: 'HEADERS_TIMEOUT_MS', default: '10000', meaning: 'headers must arrive within this' },
   { name: 'KEEP_ALIVE_TIMEOUT_MS', default: '5000', meaning: 'idle keep-alive connections close after this' },
+  {
+    name: 'METRICS_PORT',
+    default: '9464',
+    meaning:
+      'port of /metrics, /health and /ready for operators, in every serve and worker process (0: any free port)',
+  },
+  {
+    name: 'METRICS_HOST',
+    default: '127.0.0.1',
+    meaning: 'interface of the metrics port; widen it only on a private network (no credential guards it)',
+  },
+  {
+    name: 'GROUP_COMMIT_LANES',
+    default: '4',
+    meaning: 'transactions that payouts and cash-ins share at once (group commit); 0 turns it off',
+  },
 ];

@@ -5,8 +5,9 @@ import { migrate } from './db/migrate.ts';
 import { DataDirLockedError, openDatabase } from './db/open.ts';
 import { createDeps } from './deps.ts';
 import { MODULES } from './modules/index.ts';
-import { LOG_REDACT_PATHS } from './platform/logging.ts';
+import { LOG_REDACT_PATHS, prettyTransport } from './platform/logging.ts';
 import { resolveMasterKey } from './platform/master-key.ts';
+import { startMetricsServer } from './platform/metrics-server.ts';
 import { TaskRunner } from './platform/tasks.ts';
 import { BACKGROUND_TASKS } from './worker.ts';
 
@@ -28,7 +29,11 @@ async function main(argv: string[]): Promise<void> {
     process.exit(2);
   }
   const config = loadConfig();
-  const log = pino({ level: config.logLevel, redact: LOG_REDACT_PATHS });
+  const log = pino({
+    level: config.logLevel,
+    redact: LOG_REDACT_PATHS,
+    transport: prettyTransport(config.production),
+  });
   const db = await openDatabase(config);
   const applied = await migrate(db);
   log.info(
@@ -58,7 +63,20 @@ async function main(argv: string[]): Promise<void> {
 
   const runWorkers = command === 'worker' || !argv.includes('--no-workers');
   const runner = new TaskRunner(deps, runWorkers ? [...BACKGROUND_TASKS] : [], log);
-  const app = command === 'serve' ? await buildApp(deps) : undefined;
+  const observed = { ...deps, workers: runner };
+  const app = command === 'serve' ? await buildApp(observed) : undefined;
+  const metrics = await startMetricsServer({
+    db,
+    workers: runner,
+    host: config.metricsHost,
+    port: config.metricsPort,
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EADDRINUSE') throw error;
+    throw new ConfigError(
+      'METRICS_PORT',
+      `${config.metricsPort} is in use: give each process on this host its own`,
+    );
+  });
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -66,6 +84,7 @@ async function main(argv: string[]): Promise<void> {
     stopping = true;
     log.info({ signal }, 'shutting down');
     await app?.close();
+    await metrics.close();
     await runner.stop();
     await db.close();
     process.exit(0);
@@ -75,7 +94,10 @@ async function main(argv: string[]): Promise<void> {
 
   if (app) await app.listen({ port: config.port, host: config.host });
   runner.start();
-  log.info({ workers: runWorkers, port: app ? config.port : undefined }, 'lastro is running');
+  log.info(
+    { workers: runWorkers, port: app ? config.port : undefined, metrics_port: metrics.port },
+    'lastro is running',
+  );
 }
 
 main(process.argv.slice(2)).catch((error) => {

@@ -1,15 +1,35 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Database } from './types.ts';
+import type { Database, Queryable } from './types.ts';
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 // Any constant works; it only has to be the same for every process migrating one database.
 const MIGRATION_LOCK = 7_466_115;
 
+const migrationFiles = async () =>
+  (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith('.sql')).sort();
+
+const UNDEFINED_TABLE = '42P01';
+
+/** The migrations this code has that the database has not recorded (all of them on a fresh database). */
+export async function pendingMigrations(db: Queryable): Promise<string[]> {
+  const files = await migrationFiles();
+  const done = await db.query<{ name: string }>('SELECT name FROM schema_migrations').then(
+    (result) => new Set(result.rows.map((row) => row.name)),
+    (error) => {
+      if ((error as { code?: string }).code === UNDEFINED_TABLE) return new Set<string>();
+      throw error;
+    },
+  );
+  return files.filter((name) => !done.has(name));
+}
+
 /** Applies every migration in src/db/migrations not yet recorded, in name order, each in its own transaction. */
 export async function migrate(db: Database): Promise<string[]> {
-  const files = (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith('.sql')).sort();
+  // Nothing pending: no DDL and no lock, so a service role without CREATE rights starts too.
+  if ((await pendingMigrations(db)).length === 0) return [];
+  const files = await migrationFiles();
   const applied: string[] = [];
   await db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);

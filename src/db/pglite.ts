@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import type { Database, QueryResult, Row, Tx } from './types.ts';
-import { toDriverParams } from './types.ts';
+import { causeOf, committed, laterWrites, toDriverParams } from './types.ts';
 
 const parsers = { 20: (value: string) => BigInt(value) };
 
@@ -24,17 +24,27 @@ export function wrapPglite(raw: PGlite): Database & { raw: PGlite } {
     raw,
     query: <R = Row>(text: string, params?: readonly unknown[]) => run<R>(raw, text, params),
     // PGlite has one connection and serialises transactions itself, so there is nothing to retry.
-    transaction: <T>(fn: (tx: Tx) => Promise<T>) =>
-      raw.transaction(async (inner) => {
-        const tx: Tx = {
+    async transaction<T>(fn: (tx: Tx) => Promise<T>) {
+      let tx: Tx | undefined;
+      const result = await raw.transaction(async (inner) => {
+        const open: Tx = {
           inTransaction: true,
           query: <R = Row>(text: string, params?: readonly unknown[]) => run<R>(inner, text, params),
+          ...laterWrites((text, params) => run(inner, text, params)),
           exec: async (sql: string) => {
             await inner.exec(sql);
           },
         };
-        return fn(tx);
-      }),
+        tx = open;
+        const value = await fn(open).catch(async (error: unknown) => {
+          throw await causeOf(open, error);
+        });
+        await open.settle();
+        return value;
+      });
+      if (tx) committed(tx);
+      return result;
+    },
     async exec(sql: string) {
       await raw.exec(sql);
     },

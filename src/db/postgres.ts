@@ -1,8 +1,11 @@
 import pg from 'pg';
 import { isConnectionError } from './connection-errors.ts';
 import {
+  causeOf,
+  committed,
   type Database,
   isRetryable,
+  laterWrites,
   type QueryResult,
   type Row,
   type TransactionOptions,
@@ -13,7 +16,9 @@ import {
 pg.types.setTypeParser(20, (value) => BigInt(value));
 
 export function openPostgres(connectionString: string, max = 20): Database {
-  const pool = new pg.Pool({ connectionString, max });
+  // Pipelining: a query issued while another is in flight on the same client is sent at once, not
+  // after the answer (a group-commit savepoint travels with the request's first statement).
+  const pool = new pg.Pool({ connectionString, max, pipeline: true } as pg.PoolConfig);
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
 
@@ -44,6 +49,7 @@ export function openPostgres(connectionString: string, max = 20): Database {
         const tx: Tx = {
           inTransaction: true,
           query: <R = Row>(text: string, params?: readonly unknown[]) => run<R>(client, text, params),
+          ...laterWrites((text, params) => run(client, text, params)),
           exec: async (sql: string) => {
             await client.query(sql);
           },
@@ -56,10 +62,16 @@ export function openPostgres(connectionString: string, max = 20): Database {
               : `BEGIN; SET LOCAL lock_timeout = ${Math.trunc(options.lockTimeoutMs)}`,
           );
           const result = await fn(tx);
-          await client.query('COMMIT');
+          await tx.settle();
+          // COMMIT of a transaction an error left aborted answers ROLLBACK, not an error: never success.
+          const ending = await client.query('COMMIT');
+          if (ending.command === 'ROLLBACK')
+            throw new Error('the transaction was aborted; COMMIT rolled it back');
           release();
+          committed(tx);
           return result;
-        } catch (error) {
+        } catch (thrown) {
+          const error = await causeOf(tx, thrown);
           // A lost connection is never retried: lost during COMMIT, the outcome is unknown, and the
           // function may not be run twice. The caller answers database_unavailable.
           if (lost || isConnectionError(error)) {
@@ -80,5 +92,6 @@ export function openPostgres(connectionString: string, max = 20): Database {
       await pool.query(sql);
     },
     close: () => pool.end(),
+    pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }

@@ -15,6 +15,47 @@ export interface Queryable {
 /** An open transaction. Services receive it explicitly; only the Database hands them out. */
 export interface Tx extends Queryable {
   readonly inTransaction: true;
+  /**
+   * Sends a write whose result nobody reads (an event, a job, a record update) without waiting for it:
+   * on PostgreSQL it is pipelined ahead of the next statement. Its error surfaces at settle() or as
+   * the transaction's error before COMMIT, so it commits exactly with the rest.
+   */
+  later(text: string, params?: readonly unknown[]): void;
+  /** Waits for every later() write sent so far; throws the first one's error. */
+  settle(): Promise<void>;
+}
+
+/** later() and settle() over a driver's query function. */
+export function laterWrites(run: (text: string, params?: readonly unknown[]) => Promise<unknown>) {
+  let pending: Promise<unknown>[] = [];
+  return {
+    later(text: string, params?: readonly unknown[]): void {
+      const sent = run(text, params);
+      sent.catch(() => {}); // read by settle(); never an unhandled rejection meanwhile
+      pending.push(sent);
+    },
+    async settle(): Promise<void> {
+      const waiting = pending;
+      pending = [];
+      const outcomes = await Promise.allSettled(waiting);
+      const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+      if (failed) throw (failed as PromiseRejectedResult).reason;
+    },
+  };
+}
+
+/**
+ * The error a failed transaction function is refused with: a statement refused with 25P02 only says
+ * an earlier one aborted the transaction, maybe a later() write nobody awaited; that one's error
+ * (a deadlock to retry, a constraint) is the cause. Waits for the later() writes sent so far.
+ */
+export async function causeOf(tx: Tx, error: unknown): Promise<unknown> {
+  const earlier = await tx.settle().then(
+    () => undefined,
+    (failure: unknown) => failure,
+  );
+  const aborted = (error as { code?: unknown } | null)?.code === '25P02';
+  return aborted && earlier !== undefined ? earlier : error;
 }
 
 export interface TransactionOptions {
@@ -28,6 +69,33 @@ export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   transaction<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T>;
   close(): Promise<void>;
+  /** The connection pool's use (PostgreSQL); the embedded database has one connection and none. */
+  pool?(): { total: number; idle: number; waiting: number };
+}
+
+const onCommit = new WeakMap<Tx, (() => void)[]>();
+
+/** Runs `fn` once `tx` has committed, never if it rolls back (metrics must not count what did not happen). */
+export function afterCommit(tx: Tx, fn: () => void): void {
+  const pending = onCommit.get(tx);
+  if (pending) pending.push(fn);
+  else onCommit.set(tx, [fn]);
+}
+
+/** How many after-commit hooks `tx` holds: a savepoint's mark, for dropSince when it rolls back. */
+export function commitHooksMark(tx: Tx): number {
+  return onCommit.get(tx)?.length ?? 0;
+}
+
+/** Forgets the hooks registered since `mark` (their savepoint was rolled back). */
+export function dropCommitHooksSince(tx: Tx, mark: number): void {
+  onCommit.get(tx)?.splice(mark);
+}
+
+/** Called by the drivers right after COMMIT. */
+export function committed(tx: Tx): void {
+  for (const fn of onCommit.get(tx) ?? []) fn();
+  onCommit.delete(tx);
 }
 
 const RETRYABLE = new Set(['40001', '40P01']);

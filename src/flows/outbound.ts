@@ -264,21 +264,27 @@ export function outboundFlow(rail: OutboundRail): OutboundFlow {
     jobs: [sendJob, pollJob],
     tasks: [{ name: `${rail.jobPrefix}-reconcile`, intervalMs: 60_000, run: reconcile }],
     start: async (tx, deps, payment, at) => {
-      const view = await createPayment(tx, payment, { at });
-      await hold(
-        tx,
-        deps,
-        {
-          paymentId: payment.id,
-          workspaceId: payment.workspace_id,
-          environment: payment.environment,
-          partyId: payment.party_id,
-          currency: payment.currency,
-          amount: payment.amount_minor + (payment.fee_minor ?? 0n),
-        },
-        at,
-      );
-      return view;
+      // The payment row and the hold travel together (pipelined: neither reads what the other writes).
+      // Both are waited for, failed or not, so no statement of either is sent after the caller gave up.
+      const [created, held] = await Promise.allSettled([
+        createPayment(tx, payment, { at }),
+        hold(
+          tx,
+          deps,
+          {
+            paymentId: payment.id,
+            workspaceId: payment.workspace_id,
+            environment: payment.environment,
+            partyId: payment.party_id,
+            currency: payment.currency,
+            amount: payment.amount_minor + (payment.fee_minor ?? 0n),
+          },
+          at,
+        ),
+      ]);
+      if (created.status === 'rejected') throw created.reason;
+      if (held.status === 'rejected') throw held.reason;
+      return created.value;
     },
     send,
     poll,

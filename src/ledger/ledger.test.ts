@@ -58,6 +58,10 @@ function recordingTx(): Tx & { statements: string[] } {
     exec: async (text: string) => {
       statements.push(text);
     },
+    later: (text: string) => {
+      statements.push(text);
+    },
+    settle: async () => {},
   } as Tx & { statements: string[] };
 }
 

@@ -12,10 +12,11 @@
  * function refuses, and a CHECK constraint backs it); system accounts can. Every account of a journal,
  * system accounts included, belongs to the journal's workspace (migration 0006).
  */
-import type { Tx } from '../db/types.ts';
+import { afterCommit, type Tx } from '../db/types.ts';
 import type { Environment } from '../platform/context.ts';
 import { AppError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
+import { ledgerPostings } from '../platform/metrics.ts';
 import { type AccountRef, accountId, type BalanceKind, ensureAccounts, partyAccount } from './accounts.ts';
 import { type Currency, isCurrency, toDecimal } from './currency.ts';
 
@@ -138,7 +139,10 @@ export async function postJournal(tx: Tx, input: JournalInput): Promise<PostedJo
       params,
     );
     const { outcome, failed_account } = rows[0]!;
-    if (outcome === 'ok') return { id: journalId, postedAt, postings };
+    if (outcome === 'ok') {
+      afterCommit(tx, () => ledgerPostings.inc({ environment: input.environment }, postings.length));
+      return { id: journalId, postedAt, postings };
+    }
     const nets = netByAccount(postings);
     const failed = nets.get(failed_account!)!;
     if (outcome === 'insufficient' || (failed.account.type === 'party' && failed.net < 0n)) {

@@ -3,7 +3,9 @@ import apiKeys from './api-keys/index.ts';
 import audit from './audit/index.ts';
 import balances from './balances/index.ts';
 import crypto from './crypto/index.ts';
+import dashboard from './dashboard/index.ts';
 import events from './events/index.ts';
+import guides from './guides/index.ts';
 import health from './health/index.ts';
 import links from './links/index.ts';
 import owner from './owner/index.ts';
@@ -12,6 +14,7 @@ import payments from './payments/index.ts';
 import pix from './pix/index.ts';
 import rfq from './rfq/index.ts';
 import subaccounts from './subaccounts/index.ts';
+import verify from './verify/index.ts';
 import wallets from './wallets/index.ts';
 import webhooks from './webhooks/index.ts';
 import workspace from './workspace/index.ts';
@@ -34,4 +37,7 @@ export const MODULES: readonly ModuleManifest[] = [
   wallets,
   crypto,
   links,
+  verify,
+  guides,
+  dashboard,
 ];

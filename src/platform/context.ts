@@ -13,6 +13,14 @@ export interface Deps {
   clock: Clock;
   sealer: Sealer;
   providers: ProviderRegistry;
+  /** The background tasks this process runs, when it runs any: /ready checks their heartbeat. */
+  workers?: WorkerLiveness;
+}
+
+export interface WorkerLiveness {
+  readonly taskCount: number;
+  /** Names of the tasks whose loop has not beaten recently. */
+  stalled(now?: number): string[];
 }
 
 /** Who is calling, for which workspace and environment; set by the authentication hook. */
@@ -56,6 +64,7 @@ export interface RouteEntry {
     auth?: AuthMode;
     subaccount?: boolean;
     moneyMoving?: boolean;
+    groupCommit?: boolean;
     sandboxOnly?: boolean;
     record?: RecordKind;
   };

@@ -25,6 +25,8 @@ declare module 'fastify' {
     sandboxOnly?: boolean;
     /** A money-moving create: its idempotency record never expires. */
     moneyMoving?: boolean;
+    /** Its write may share a transaction with concurrent ones of the workspace (src/db/group-commit.ts). */
+    groupCommit?: boolean;
   }
   interface FastifyRequest {
     caller: Caller | null;

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { Tx } from '../db/types.ts';
+import { commitHooksMark, dropCommitHooksSince, type Tx } from '../db/types.ts';
 import type { Caller, Deps } from './context.ts';
 import { AppError, invalidRequest, LOCK_NOT_AVAILABLE, pgErrorCode } from './errors.ts';
 import { headerUtf8 } from './header-text.ts';
+import { jsonSafe } from './outbox.ts';
 
 /** 1–255 printable characters (API.md): any Unicode but control characters, counted as characters. */
 const KEY_PATTERN = /^[^\p{Cc}]{1,255}$/u;
@@ -47,6 +48,9 @@ interface StoredRecord {
   response: unknown;
 }
 
+/** Runs a function in a transaction: the database's own, or a group-commit lane's savepoint. */
+export type WriteRunner = <T>(fn: (tx: Tx) => Promise<T>, options: { lockTimeoutMs?: number }) => Promise<T>;
+
 /**
  * Runs a write under the request's Idempotency-Key, in one transaction with the key's record.
  * The record is inserted first: a concurrent duplicate blocks on its unique index until the first
@@ -57,40 +61,57 @@ export async function runIdempotentWrite<T>(
   deps: Deps,
   request: FastifyRequest,
   fn: (tx: Tx) => Promise<T>,
+  run: WriteRunner = (write, options) => deps.db.transaction(write, options),
+  /** fn only touches the database (no provider call): it may start before the key is known to be fresh. */
+  speculative = false,
 ): Promise<T> {
   const key = idempotencyKeyOf(request);
   const caller = request.caller;
-  if (key === undefined || !caller) return deps.db.transaction(fn);
+  if (key === undefined || !caller) return run(fn, {});
 
   const hash = requestHash(request);
   const scope = [caller.workspaceId, caller.environment, callerScope(caller), key] as const;
-  const outcome = await deps.db.transaction(
+  const claim = (tx: Tx) =>
+    claimKey(tx, [
+      ...scope,
+      hash,
+      request.method,
+      request.url.split('?')[0],
+      request.routeOptions.config.moneyMoving === true,
+    ]);
+  const outcome = await run(
     async (tx) => {
       let inserted: boolean;
-      try {
-        const result = await tx.query(
-          // RETURNING runs only once the row is in (after any wait on a concurrent duplicate): it lifts
-          // the lock timeout, which is meant for that wait alone, for the rest of the write.
-          `INSERT INTO idempotency_keys (workspace_id, environment, caller, key, request_hash, method, path, money_moving)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING
-           RETURNING set_config('lock_timeout', '0', true)`,
-          [
-            ...scope,
-            hash,
-            request.method,
-            request.url.split('?')[0],
-            request.routeOptions.config.moneyMoving === true,
-          ],
+      let ran: { value: T } | undefined;
+      if (speculative) {
+        // The write runs right behind the key's insert, pipelined, under a savepoint of its own: a fresh
+        // key (the usual case) saves a round trip; a replay rolls the write back before reading the record.
+        const claimed = claim(tx);
+        claimed.catch(() => {});
+        const guard = tx.exec('SAVEPOINT idempotent_write');
+        guard.catch(() => {});
+        const hooks = commitHooksMark(tx);
+        const work = fn(tx).then(
+          (value) => ({ ok: true as const, value }),
+          (error: unknown) => ({ ok: false as const, error }),
         );
-        inserted = result.rowCount === 1;
-      } catch (error) {
-        if (pgErrorCode(error) === LOCK_NOT_AVAILABLE) {
-          throw new AppError(
-            'idempotency_key_in_use',
-            'A request with this Idempotency-Key is still being processed.',
-          );
+        inserted = await claimed.catch(async (error) => {
+          await work;
+          throw error;
+        });
+        const done = await work;
+        if (inserted) {
+          await guard;
+          if (!done.ok) throw done.error;
+          ran = { value: done.value };
+        } else {
+          await tx.settle().catch(() => {});
+          await guard;
+          await tx.exec('ROLLBACK TO SAVEPOINT idempotent_write');
+          dropCommitHooksSince(tx, hooks); // the write rolled back: its counters must not move
         }
-        throw error;
+      } else {
+        inserted = await claim(tx);
       }
       if (!inserted) {
         const { rows } = await tx.query<StoredRecord>(
@@ -111,11 +132,11 @@ export async function runIdempotentWrite<T>(
         }
         return { replayed: true as const, response: openStored(deps, stored.response) as T };
       }
-      const response = await fn(tx);
-      await tx.query(
+      const response = ran ? ran.value : await fn(tx);
+      tx.later(
         `UPDATE idempotency_keys SET status_code = 200, response = $5
         WHERE workspace_id = $1 AND environment = $2 AND caller = $3 AND key = $4`,
-        [...scope, JSON.stringify({ sealed: deps.sealer.seal(JSON.stringify(response ?? null)) })],
+        [...scope, JSON.stringify({ sealed: deps.sealer.seal(JSON.stringify(response ?? null, jsonSafe)) })],
       );
       return { replayed: false as const, response };
     },
@@ -123,6 +144,31 @@ export async function runIdempotentWrite<T>(
   );
   request.idempotencyReplayed = outcome.replayed;
   return outcome.response;
+}
+
+/**
+ * Inserts the key's record; false when it exists (after waiting for a concurrent duplicate's outcome).
+ * RETURNING runs only once the row is in (after any wait on a concurrent duplicate): it lifts the lock
+ * timeout, which is meant for that wait alone, for the rest of the write.
+ */
+async function claimKey(tx: Tx, params: unknown[]): Promise<boolean> {
+  try {
+    const result = await tx.query(
+      `INSERT INTO idempotency_keys (workspace_id, environment, caller, key, request_hash, method, path, money_moving)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING
+       RETURNING set_config('lock_timeout', '0', true)`,
+      params,
+    );
+    return result.rowCount === 1;
+  } catch (error) {
+    if (pgErrorCode(error) === LOCK_NOT_AVAILABLE) {
+      throw new AppError(
+        'idempotency_key_in_use',
+        'A request with this Idempotency-Key is still being processed.',
+      );
+    }
+    throw error;
+  }
 }
 
 /**

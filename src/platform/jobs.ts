@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/types.ts';
+import type { Queryable, Tx } from '../db/types.ts';
 import type { Deps } from './context.ts';
 import { newId } from './ids.ts';
 import type { BackgroundTask } from './tasks.ts';
@@ -55,13 +55,11 @@ export async function enqueueJob<P>(
   runAt: Date,
 ): Promise<string> {
   const id = newId();
-  await tx.query('INSERT INTO jobs (id, kind, payload, run_at, subject_id) VALUES ($1, $2, $3, $4, $5)', [
-    id,
-    job.kind,
-    JSON.stringify(payload),
-    runAt,
-    job.subject(payload),
-  ]);
+  const sql = 'INSERT INTO jobs (id, kind, payload, run_at, subject_id) VALUES ($1, $2, $3, $4, $5)';
+  const params = [id, job.kind, JSON.stringify(payload), runAt, job.subject(payload)];
+  // In a transaction the insert is pipelined: nothing reads its result, and it commits with the rest.
+  if ('later' in tx) (tx as Tx).later(sql, params);
+  else await tx.query(sql, params);
   return id;
 }
 

@@ -1,25 +1,9 @@
 import type { Tx } from '../db/types.ts';
 import type { Environment } from './environment.ts';
+import { EVENT_TYPES, type EventType } from './event-types.ts';
 import { newId } from './ids.ts';
 
-export const EVENT_TYPES = [
-  'payment.created',
-  'payment.processing',
-  'payment.completed',
-  'payment.failed',
-  'payment.expired',
-  'payment.refunded',
-  'quote.executed',
-  'payment_link.payment.completed',
-  'wallet.created',
-  'customer.created',
-  'customer.updated',
-  'kyc.updated',
-  'kyc.rfi.created',
-  'subaccount.created',
-  'api_key.revoked',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+export { EVENT_TYPES, type EventType };
 
 /** The event as the API returns it and as webhooks carry it (API.md, Webhooks: Payload). */
 export interface EmittedEvent {
@@ -42,7 +26,8 @@ export const eventView = (event: EmittedEvent): EmittedEvent => ({
 });
 
 /** Money travels as strings of minor units; a bigint left in an object is written the same way. */
-const jsonSafe = (_key: string, value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
+export const jsonSafe = (_key: string, value: unknown) =>
+  typeof value === 'bigint' ? value.toString() : value;
 
 /**
  * Writes an event into the outbox and, in the same statement, one pending webhook delivery for
@@ -62,7 +47,7 @@ export async function emitEvent(
     workspace_id: input.workspaceId,
     data: { object: input.object },
   };
-  await tx.query(
+  tx.later(
     `WITH event AS (
        INSERT INTO events (id, workspace_id, environment, type, payload, created_at)
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, workspace_id, environment, type, created_at

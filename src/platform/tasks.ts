@@ -1,6 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from './context.ts';
 
+/** A round may legitimately take this long (a jobs batch is 5 × a 10 s handler timeout) before it counts as stalled. */
+const STALL_GRACE_MS = 120_000;
+
 export interface BackgroundTask {
   name: string;
   intervalMs: number;
@@ -13,6 +16,9 @@ export class TaskRunner {
   private timers = new Map<string, NodeJS.Timeout>();
   private running = new Set<Promise<unknown>>();
   private stopped = false;
+  private startedAt = Date.now();
+  /** When each task last started or finished a round: the worker's heartbeat for /ready. */
+  private readonly beats = new Map<string, number>();
 
   constructor(
     private readonly deps: Deps,
@@ -21,6 +27,7 @@ export class TaskRunner {
   ) {}
 
   start(): void {
+    this.startedAt = Date.now();
     for (const task of this.tasks) this.schedule(task, 0);
   }
 
@@ -29,6 +36,7 @@ export class TaskRunner {
     this.timers.set(
       task.name,
       setTimeout(() => {
+        this.beats.set(task.name, Date.now());
         const round = task
           .run(this.deps)
           .then((handled) => (handled > 0 ? 0 : task.intervalMs))
@@ -37,12 +45,30 @@ export class TaskRunner {
             return task.intervalMs;
           })
           .then((next) => {
+            this.beats.set(task.name, Date.now());
             this.running.delete(round);
             this.schedule(task, next);
           });
         this.running.add(round);
       }, delay),
     );
+  }
+
+  /** How many tasks this process runs (0: an API started with --no-workers). */
+  get taskCount(): number {
+    return this.tasks.length;
+  }
+
+  /**
+   * The tasks whose loop has gone quiet: no round started or finished within its interval plus
+   * STALL_GRACE_MS (a round hung on a call, or a timer that never fired).
+   */
+  stalled(now = Date.now()): string[] {
+    return this.tasks
+      .filter(
+        (task) => now - (this.beats.get(task.name) ?? this.startedAt) > task.intervalMs + STALL_GRACE_MS,
+      )
+      .map((task) => task.name);
   }
 
   async stop(): Promise<void> {

@@ -3,10 +3,13 @@ import type { Database } from '../db/types.ts';
 import type { Clock, Environment } from '../platform/environment.ts';
 import { AppError } from '../platform/errors.ts';
 import type { Sealer } from '../platform/secrets.ts';
+import { EvmChainProvider } from './chain/evm/provider.ts';
 import type { ChainProvider } from './chain/provider.ts';
 import { SandboxChainProvider } from './chain/sandbox.ts';
+import { instrumentProvider } from './instrument.ts';
 import { LocalKeyManager } from './kms/local.ts';
 import type { KeyManager } from './kms/provider.ts';
+import { BcbPixProvider } from './pix/bcb/provider.ts';
 import type { PixProvider, SandboxPixControls } from './pix/provider.ts';
 import { SandboxPixProvider } from './pix/sandbox.ts';
 import { createPriceProviders, type PriceProvider } from './prices/index.ts';
@@ -42,8 +45,9 @@ type Table = { [R in Rail]: Partial<Record<Environment, RailProviders[R]>> };
 
 /**
  * Sandbox gets every rail's sandbox implementation. Live gets the real adapters that are configured:
- * keys are real on both (the local key manager), prices when a live source is set, and no PIX PSP or
- * chain until their adapters land, so a live money-moving call answers 503 and moves nothing.
+ * keys are real on both (the local key manager), prices when a live source is set, the API Pix PSP
+ * with PIX_PROVIDER=bcb, the EVM chain when an EVM network is configured (Tron and Solana stay
+ * unsupported: their live sends answer 503); a rail with none answers 503 on live and moves nothing.
  */
 export function createProviderRegistry(
   config: Config,
@@ -55,10 +59,17 @@ export function createProviderRegistry(
   const sandboxChain = new SandboxChainProvider(db, clock, config.sandboxSettleMs);
   const keys = new LocalKeyManager(db, sealer);
   const prices = createPriceProviders(config.prices, clock);
+  const liveChain =
+    Object.keys(config.evm.networks).length > 0
+      ? new EvmChainProvider(db, clock, keys, config.evm)
+      : undefined;
   return registryOf(
     {
-      pix: { sandbox: sandboxPix },
-      chain: { sandbox: sandboxChain },
+      pix: {
+        sandbox: sandboxPix,
+        ...(config.pix.bcb ? { live: new BcbPixProvider(config.pix.bcb, clock) } : {}),
+      },
+      chain: { sandbox: sandboxChain, ...(liveChain ? { live: liveChain } : {}) },
       kms: { sandbox: keys, live: keys },
       prices: { sandbox: prices.sandbox, ...(prices.live ? { live: prices.live } : {}) },
     },
@@ -80,7 +91,7 @@ function registryOf(table: Table, sandbox: SandboxControls): ProviderRegistry {
           `No ${rail.toUpperCase()} provider is configured for ${environment}.`,
         );
       }
-      return provider;
+      return instrumentProvider(rail, environment, provider);
     },
   };
 }

@@ -18,14 +18,7 @@ describe('a crypto send survives a SIGKILL between its acknowledgement and the c
     const first = server.start(['serve', '--no-workers']);
     expect(await server.healthy(), first.output()).toBe(true);
 
-    const signup = await server.call('POST', '/v1/auth/signup', null, null, {
-      email: `crypto-crash-${process.pid}@example.com`,
-      password: 'correct horse battery staple',
-      workspace_name: 'Crash Cripto',
-    });
-    expect(signup.status, signup.text).toBe(200);
-    const session: string = signup.body.data.session_token;
-    const workspaceId: string = signup.body.data.workspace.id;
+    const { session, workspaceId } = await server.owner('Crash Cripto');
     const key = await server.call('POST', '/v1/sandbox/api-keys', session, workspaceId, { name: 'crash' });
     const api = (method: string, url: string, body?: unknown, headers?: Record<string, string>) =>
       server.call(method, url, key.body.data.secret, workspaceId, body, headers);

@@ -12,7 +12,7 @@ import { serverHarness } from '../support/server-process.ts';
 import { CPF, SETTLEMENT_KEY } from './support.ts';
 
 const server = serverHarness('crash', 0);
-const { call, start, waitFor, withServerDb, base } = server;
+const { call, start, waitFor, withServerDb } = server;
 
 afterAll(() => server.cleanup());
 
@@ -22,22 +22,10 @@ describe('a payout survives a SIGKILL between its acknowledgement and the provid
 
     // 1. A server that acknowledges payouts but sends nothing.
     const first = start(['serve', '--no-workers']);
-    const up = await waitFor(async () => (await fetch(`${base}/health`)).status === 200, 30_000);
+    const up = await server.healthy(120_000);
     expect(up, first.output()).toBe(true);
 
-    const signup = await call('POST', '/v1/auth/signup', null, null, {
-      email: `crash-${process.pid}@example.com`,
-      password: 'correct horse battery staple',
-      workspace_name: 'Crash Ltda',
-    });
-    expect(signup.status, signup.text).toBe(200);
-    const session: string = signup.body.data.session_token;
-    const workspaceId: string = signup.body.data.workspace.id;
-    const keyRes = await call('POST', '/v1/sandbox/api-keys', session, workspaceId, { name: 'crash' });
-    expect(keyRes.status, keyRes.text).toBe(200);
-    const apiKey: string = keyRes.body.data.secret;
-    const api = (method: string, url: string, body?: unknown, headers?: Record<string, string>) =>
-      call(method, url, apiKey, workspaceId, body, headers);
+    const { session, workspaceId, api } = await server.owner('Crash Ltda');
 
     expect((await api('POST', '/v1/sandbox/simulate/pix/cash-in', { amount_minor: '10000' })).status).toBe(
       200,
@@ -72,10 +60,7 @@ describe('a payout survives a SIGKILL between its acknowledgement and the provid
 
     // 3. Restart with the workers: the payout completes.
     const second = start(['serve']);
-    expect(
-      await waitFor(async () => (await fetch(`${base}/health`)).status === 200, 30_000),
-      second.output(),
-    ).toBe(true);
+    expect(await server.healthy(120_000), second.output()).toBe(true);
     const completed = await waitFor(
       async () => (await api('GET', `/v1/sandbox/payments/${paymentId}`)).body.data.status === 'completed',
       20_000,
@@ -132,5 +117,5 @@ describe('a payout survives a SIGKILL between its acknowledgement and the provid
       );
       expect(payouts.rows[0]!.n).toBe(1);
     });
-  }, 90_000);
+  }, 300_000);
 });

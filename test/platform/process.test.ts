@@ -1,8 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { spawnCaptured } from '../support/child.ts';
 import { testServerUrl, withDatabase } from '../support/database-url.ts';
 
 /** These tests run the real CLI as a user would: `lastro serve` on the embedded database. */
@@ -11,17 +12,12 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'lastro-proc-'));
 const children: ChildProcess[] = [];
 
 function start(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+  const started = spawnCaptured(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: '', TEST_DATABASE_URL: '', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
+  children.push(started.child);
+  return started;
 }
 
 async function waitFor(check: () => Promise<boolean>, ms: number): Promise<boolean> {

@@ -49,8 +49,18 @@ export interface ServerHarness {
     headers?: Record<string, string>,
   ): Promise<CallResult>;
   withServerDb<T>(fn: (db: Database) => Promise<T>): Promise<T>;
+  /** Signs an owner up over HTTP and makes a key of `env` (turning production on for live). */
+  owner(name: string, env?: 'sandbox' | 'live'): Promise<ServerOwner>;
   /** Kills what is left, removes the data directory and the scratch database. */
   cleanup(): Promise<void>;
+}
+
+export interface ServerOwner {
+  session: string;
+  workspaceId: string;
+  partyId: string;
+  /** Calls the server with the owner's API key. */
+  api(method: string, url: string, body?: unknown, headers?: Record<string, string>): Promise<CallResult>;
 }
 
 /** `name` keeps two crash test files apart (ports, directories, databases). */
@@ -113,7 +123,8 @@ export function serverHarness(
       }
       return false;
     },
-    healthy: (ms = 30_000) => harness.waitFor(async () => (await fetch(`${base}/health`)).status === 200, ms),
+    healthy: (ms = 120_000) =>
+      harness.waitFor(async () => (await fetch(`${base}/health`)).status === 200, ms),
     async call(method, url, token, workspaceId, body, headers = {}) {
       const res = await fetch(`${base}${url}`, {
         method,
@@ -127,6 +138,32 @@ export function serverHarness(
       });
       const text = await res.text();
       return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null, text };
+    },
+    async owner(name, env = 'sandbox') {
+      const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+      const signup = await harness.call('POST', '/v1/auth/signup', null, null, {
+        email: `${slug}-${process.pid}@example.com`,
+        password: 'correct horse battery staple',
+        workspace_name: name,
+      });
+      if (signup.status !== 200) throw new Error(`signup: ${signup.text}`);
+      const session: string = signup.body.data.session_token;
+      const workspaceId: string = signup.body.data.workspace.id;
+      if (env === 'live') {
+        const on = await harness.call('PATCH', '/v1/live/workspace', session, workspaceId, {
+          production_enabled: true,
+        });
+        if (on.status !== 200) throw new Error(`production: ${on.text}`);
+      }
+      const key = await harness.call('POST', `/v1/${env}/api-keys`, session, workspaceId, { name: slug });
+      if (key.status !== 200) throw new Error(`api key: ${key.text}`);
+      return {
+        session,
+        workspaceId,
+        partyId: signup.body.data.workspace.default_party_id,
+        api: (method, url, body, headers) =>
+          harness.call(method, url, key.body.data.secret, workspaceId, body, headers),
+      };
     },
     async withServerDb(fn) {
       const db = await openDatabase(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl }));

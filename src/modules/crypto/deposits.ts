@@ -115,16 +115,34 @@ export async function watchDeposits(deps: Deps): Promise<number> {
     if (!deps.providers.has('chain', environment)) continue;
     const addresses = (await watchedAddresses(deps.db, environment)) as WatchedAddress[];
     if (addresses.length === 0) continue;
-    const since = (await watchCursor(deps.db, environment)) ?? new Date(0);
-    const incoming = await deps.providers.get('chain', environment).listIncoming(addresses, since);
-    for (const transfer of incoming) {
-      const recorded = await deps.db.transaction((tx) =>
-        recordDeposit(tx, environment, transfer, deps.clock.now()),
-      );
-      if (recorded?.created) credited++;
+    const chain = deps.providers.get('chain', environment);
+    // A chain with its own block cursor moves it once everything it read is credited.
+    if (chain.scanIncoming) {
+      const scan = await chain.scanIncoming(addresses);
+      credited += await recordAll(deps, environment, scan.transfers);
+      await scan.commit();
+      continue;
     }
+    const since = (await watchCursor(deps.db, environment)) ?? new Date(0);
+    const incoming = await chain.listIncoming(addresses, since);
+    credited += await recordAll(deps, environment, incoming);
     const newest = incoming.at(-1)?.confirmedAt;
     if (newest && newest > since) await advanceWatchCursor(deps.db, environment, newest);
+  }
+  return credited;
+}
+
+async function recordAll(
+  deps: Deps,
+  environment: Environment,
+  incoming: IncomingTransfer[],
+): Promise<number> {
+  let credited = 0;
+  for (const transfer of incoming) {
+    const recorded = await deps.db.transaction((tx) =>
+      recordDeposit(tx, environment, transfer, deps.clock.now()),
+    );
+    if (recorded?.created) credited++;
   }
   return credited;
 }

@@ -3,7 +3,7 @@ import { currencyOf, parseAmount } from '../../ledger/currency.ts';
 import { AppError, invalidRequest } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Ctx } from '../../platform/request-context.ts';
-import { type Network, tokenDecimals } from '../../providers/chain/networks.ts';
+import { type Network, type Stablecoin, tokenDecimals } from '../../providers/chain/networks.ts';
 import { assertMayMoveMoney, owningParty } from '../parties/service.ts';
 import {
   checkAddress,
@@ -100,7 +100,7 @@ export async function sendCrypto(tx: Tx, ctx: Ctx, input: SendInput) {
   const fee = networkFee(network);
   const at = deps.clock.now();
   const paymentId = newId();
-  return cryptoTransfers.start(
+  const payment = await cryptoTransfers.start(
     tx,
     deps,
     {
@@ -123,4 +123,13 @@ export async function sendCrypto(tx: Tx, ctx: Ctx, input: SendInput) {
     },
     at,
   );
+  // A live chain may carry only some networks (EVM today): the rest answer 503 like a missing chain.
+  const chain = deps.providers.get('chain', caller.environment);
+  if (chain.supports && !chain.supports(network, currency as Stablecoin)) {
+    throw new AppError(
+      'provider_unavailable',
+      `${currency} on ${network} is not available in ${caller.environment} yet.`,
+    );
+  }
+  return payment;
 }

@@ -16,11 +16,12 @@
  * - Views are wire objects (strings for amounts, ISO dates), so a stored idempotent response and an
  *   event payload are exactly what GET returns.
  */
-import type { Queryable, Tx } from '../../db/types.ts';
+import { afterCommit, type Queryable, type Tx } from '../../db/types.ts';
 import { type Currency, formatAmount } from '../../ledger/currency.ts';
 import type { Caller, Environment } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import { paymentTransitions } from '../../platform/metrics.ts';
 import { emitEvent } from '../../platform/outbox.ts';
 import type { Ctx } from '../../platform/request-context.ts';
 import { iso } from '../../platform/schema.ts';
@@ -103,6 +104,9 @@ export interface NewPayment extends PaymentDetails {
 
 async function emitPaymentEvent(tx: Tx, row: PaymentRow, at: Date): Promise<PaymentView> {
   const view = paymentView(row);
+  afterCommit(tx, () =>
+    paymentTransitions.inc({ kind: row.kind, status: row.status, environment: row.environment }),
+  );
   await emitEvent(tx, {
     workspaceId: row.workspace_id,
     environment: row.environment,

@@ -13,15 +13,19 @@ import { lockPayment, type PaymentScope, transition } from '../payments/service.
 /**
  * A buyer pays a cash-in charge: the net amount to the party, the fee to fee revenue, completed, in
  * one journal. A charge started on a payment link's page shares its net by the split frozen with it
- * when it was created (the links module says how), the link's owner keeping the rest.
+ * when it was created (the links module says how), the link's owner keeping the rest. A live PSP's
+ * notification names the PIX's end-to-end id; the sandbox makes one up.
  */
-export async function payCharge(tx: Tx, deps: Deps, scope: PaymentScope, id: string) {
+export async function payCharge(tx: Tx, deps: Deps, scope: PaymentScope, id: string, pixEndToEndId?: string) {
+  // A PIX the PSP confirmed was paid before the PSP's own expiry, however late its word reaches us.
+  const pspConfirmed = pixEndToEndId !== undefined;
   const row = await lockPayment(tx, scope, id);
   if (row.kind !== 'pix_cash_in')
     throw new AppError('invalid_state', 'Only a PIX charge (pix_cash_in) can be paid.');
   const at = deps.clock.now();
   if (row.status !== 'created') throw new AppError('invalid_state', `A ${row.status} charge cannot be paid.`);
-  if (row.expires_at && row.expires_at <= at) throw new AppError('invalid_state', 'The charge has expired.');
+  if (!pspConfirmed && row.expires_at && row.expires_at <= at)
+    throw new AppError('invalid_state', 'The charge has expired.');
   const currency = row.currency as Currency;
   const net = row.amount_minor - row.fee_minor;
   const checkout = await checkoutSettlement(tx, {
@@ -53,27 +57,34 @@ export async function payCharge(tx: Tx, deps: Deps, scope: PaymentScope, id: str
     scope,
     row.id,
     'completed',
-    { pix_tx_id: endToEndId(SANDBOX_ISPB, at) },
+    { pix_tx_id: pixEndToEndId ?? endToEndId(SANDBOX_ISPB, at) },
     { at },
   );
   if (checkout) await announceCheckoutPaid(tx, paid, checkout, at);
   return paid;
 }
 
-/** Charges left unpaid past expires_at become expired. */
+/**
+ * Charges left unpaid past expires_at become expired. A live charge at a PSP is left to the charge
+ * poll, which expires it once the PSP shows it unpaid (it may have been paid just in time).
+ */
 export async function expireDueCharges(deps: Deps): Promise<number> {
   const { rows } = await deps.db.query<{ id: string; workspace_id: string; environment: Environment }>(
     `SELECT id, workspace_id, environment FROM payments
-      WHERE status = 'created' AND kind = 'pix_cash_in' AND expires_at <= $1 ORDER BY expires_at LIMIT 100`,
+      WHERE status = 'created' AND kind = 'pix_cash_in' AND expires_at <= $1
+        AND NOT (environment = 'live' AND pix_txid IS NOT NULL) ORDER BY expires_at LIMIT 100`,
     [deps.clock.now()],
   );
-  for (const row of rows) {
-    await deps.db.transaction(async (tx) => {
-      const scope = { workspaceId: row.workspace_id, environment: row.environment };
-      const current = await lockPayment(tx, scope, row.id);
-      if (current.status === 'created')
-        await transition(tx, scope, row.id, 'expired', {}, { at: deps.clock.now() });
-    });
-  }
+  for (const row of rows) await expireCharge(deps, row.workspace_id, row.environment, row.id);
   return rows.length;
+}
+
+/** A charge still waiting becomes expired. */
+export async function expireCharge(deps: Deps, workspaceId: string, environment: Environment, id: string) {
+  await deps.db.transaction(async (tx) => {
+    const scope = { workspaceId, environment };
+    const current = await lockPayment(tx, scope, id);
+    if (current.status === 'created')
+      await transition(tx, scope, id, 'expired', {}, { at: deps.clock.now() });
+  });
 }

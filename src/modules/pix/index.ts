@@ -1,7 +1,10 @@
 import { defineModule } from '../../platform/module.ts';
 import { expireDueCharges } from './charge-payment.ts';
+import { pixChargePoll } from './notifications/charge-poll.ts';
+import { pixWebhookRegistration } from './notifications/webhook-registration.ts';
 import createPixCharge from './routes/charges-create.ts';
 import createPixPayout from './routes/payouts-create.ts';
+import pspNotifications from './routes/psp-notifications.ts';
 import paymentQrCode from './routes/qr.ts';
 import createRefund from './routes/refund-create.ts';
 import deleteSettlementKey from './routes/settlement-key-delete.ts';
@@ -23,7 +26,13 @@ export default defineModule({
     paymentQrCode,
     simulateCashIn,
     simulatePaymentHelpers,
+    pspNotifications,
   ],
   jobs: pixTransfers.jobs,
-  tasks: [{ name: 'pix-charge-expiry', intervalMs: 5_000, run: expireDueCharges }, ...pixTransfers.tasks],
+  tasks: [
+    { name: 'pix-charge-expiry', intervalMs: 5_000, run: expireDueCharges },
+    pixWebhookRegistration,
+    pixChargePoll,
+    ...pixTransfers.tasks,
+  ],
 });

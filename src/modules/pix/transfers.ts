@@ -19,16 +19,19 @@ const scopeOf = (row: PaymentRow): PaymentScope => ({
   environment: row.environment,
 });
 
+/** The end-to-end id of the cash-in a refund returns: the PSP finds the refund under it. */
+async function originalEndToEndId(deps: Deps, row: PaymentRow): Promise<string | null> {
+  if (row.kind !== 'pix_refund' || !row.related_payment_id) return null;
+  return (await findPayment(deps.db, scopeOf(row), row.related_payment_id))?.pix_tx_id ?? null;
+}
+
 async function sendTransfer(deps: Deps, row: PaymentRow): Promise<TransferOutcome> {
   const provider = deps.providers.get('pix', row.environment);
   if (row.kind === 'pix_refund') {
-    const original = row.related_payment_id
-      ? await findPayment(deps.db, scopeOf(row), row.related_payment_id)
-      : undefined;
     return outcomeOf(
       await provider.sendRefund({
         paymentId: row.id,
-        originalEndToEndId: original?.pix_tx_id ?? null,
+        originalEndToEndId: await originalEndToEndId(deps, row),
         amountMinor: row.amount_minor,
       }),
     );
@@ -43,6 +46,13 @@ async function sendTransfer(deps: Deps, row: PaymentRow): Promise<TransferOutcom
       description: row.description,
     }),
   );
+}
+
+async function transferStatus(deps: Deps, row: PaymentRow): Promise<TransferOutcome> {
+  const direction = row.kind === 'pix_refund' ? 'refund' : 'payout';
+  const originalEndToEnd = await originalEndToEndId(deps, row);
+  const provider = deps.providers.get('pix', row.environment);
+  return outcomeOf(await provider.getStatus(row.id, { direction, originalEndToEndId: originalEndToEnd }));
 }
 
 /** The original cash-in becomes `refunded` once completed refunds add up to all of it. */
@@ -66,7 +76,7 @@ export const pixRail: OutboundRail = {
   jobPrefix: 'pix',
   paymentKinds: ['pix_cash_out', 'pix_refund'],
   send: sendTransfer,
-  status: async (deps, row) => outcomeOf(await deps.providers.get('pix', row.environment).getStatus(row.id)),
+  status: transferStatus,
   settlementAccount: (row) => systemAccount.pixSettlement(row.workspace_id, row.environment),
   afterCompleted: markRefundedWhenWhole,
   pollDelayMs: (deps, environment) =>

@@ -87,32 +87,35 @@ export async function createQuote(ctx: Ctx, input: QuoteInput, write: Write): Pr
     }),
   );
   const at = deps.clock.now();
-  const row = await write((tx) =>
-    insertQuote(tx, {
-      id: newId(),
-      workspace_id: caller.workspaceId,
-      environment: caller.environment,
-      party_id: partyId,
-      side: input.side ?? null,
-      base_currency: base,
-      quote_currency: quote,
-      base_amount_minor: baseAmount,
-      gross_amount_minor: amounts.grossMinor,
-      quote_amount_minor: amounts.quoteAmountMinor,
-      rate: amounts.rate,
-      mid_price: price.mid,
-      price_source: price.source,
-      price_as_of: price.as_of,
-      spread_bps: pricing.spreadBps,
-      fee_bps: pricing.feeBps,
-      fee_minor: amounts.feeMinor,
-      fee_currency: amounts.feeCurrency,
-      fixed_fee_minor: pricing.fixedFeeMinor,
-      expires_at: new Date(at.getTime() + deps.config.rfqQuoteTtlSeconds * 1000),
-      created_at: at,
-    }),
+  // The view, not the row, is what an Idempotency-Key stores and replays (JSON keeps no Date or bigint).
+  return write(async (tx) =>
+    quoteView(
+      await insertQuote(tx, {
+        id: newId(),
+        workspace_id: caller.workspaceId,
+        environment: caller.environment,
+        party_id: partyId,
+        side: input.side ?? null,
+        base_currency: base,
+        quote_currency: quote,
+        base_amount_minor: baseAmount,
+        gross_amount_minor: amounts.grossMinor,
+        quote_amount_minor: amounts.quoteAmountMinor,
+        rate: amounts.rate,
+        mid_price: price.mid,
+        price_source: price.source,
+        price_as_of: price.as_of,
+        spread_bps: pricing.spreadBps,
+        fee_bps: pricing.feeBps,
+        fee_minor: amounts.feeMinor,
+        fee_currency: amounts.feeCurrency,
+        fixed_fee_minor: pricing.fixedFeeMinor,
+        expires_at: new Date(at.getTime() + deps.config.rfqQuoteTtlSeconds * 1000),
+        created_at: at,
+      }),
+      at,
+    ),
   );
-  return quoteView(row, at);
 }
 
 /**

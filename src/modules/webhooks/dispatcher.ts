@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import type { Tx } from '../../db/types.ts';
 import type { Deps, Environment } from '../../platform/context.ts';
 import { newId } from '../../platform/ids.ts';
+import { webhookAttempts, webhookDeliveryLag } from '../../platform/metrics.ts';
 import { type EmittedEvent, eventView } from '../../platform/outbox.ts';
 import type { BackgroundTask } from '../../platform/tasks.ts';
 import { disableEndpoint } from './repo.ts';
@@ -252,7 +253,10 @@ export class WebhookDispatcher {
       const batch = this.outcomes.splice(0, 500);
       try {
         await deps.db.transaction((tx) => writeOutcomes(tx, batch));
-        for (const item of batch) item.resolve();
+        for (const item of batch) {
+          observeAttempt(item);
+          item.resolve();
+        }
       } catch (error) {
         for (const item of batch) item.reject(error);
       }
@@ -272,6 +276,15 @@ interface PendingOutcome {
   nextAt: Date | null;
   resolve(): void;
   reject(error: unknown): void;
+}
+
+/** Moves the webhook metrics for an attempt once it is recorded: its result and, delivered, its lag. */
+function observeAttempt(item: PendingOutcome): void {
+  webhookAttempts.inc({ result: item.status === 'pending' ? 'retry' : item.status });
+  if (item.success)
+    webhookDeliveryLag.observe(
+      Math.max(0, item.now.getTime() - Date.parse(item.claim.payload.created_at)) / 1000,
+    );
 }
 
 /** Records a batch of attempts: the attempt rows, the endpoints' health, the deliveries' next step. */

@@ -20,6 +20,19 @@ export interface ChainProvider {
    * same transfer may come again on a later call: callers dedupe on (network, txHash, logIndex).
    */
   listIncoming(addresses: readonly WatchedAddress[], since: Date): Promise<IncomingTransfer[]>;
+  /** Whether this provider moves `currency` on `network`; absent means every network and stablecoin. */
+  supports?(network: Network, currency: Stablecoin): boolean;
+  /**
+   * For a provider that keeps its own block cursor (live chains): the final transfers into
+   * `addresses` past the cursor, and `commit`, which moves the cursor past them. The caller commits
+   * only once every transfer is credited, so a crash in between reads them again (and dedupes).
+   */
+  scanIncoming?(addresses: readonly WatchedAddress[]): Promise<IncomingScan>;
+}
+
+export interface IncomingScan {
+  transfers: IncomingTransfer[];
+  commit(): Promise<void>;
 }
 
 export interface ChainTransferInput {
@@ -29,6 +42,8 @@ export interface ChainTransferInput {
   fromAddress: string;
   toAddress: string;
   amountMinor: bigint;
+  /** The key-manager reference of the sending wallet's key (its provider_ref), for providers that sign. */
+  keyRef?: string;
 }
 
 export interface ChainTransfer {

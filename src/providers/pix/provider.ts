@@ -28,8 +28,27 @@ export interface PixProvider {
     originalEndToEndId: string | null;
     amountMinor: bigint;
   }): Promise<ProviderTransfer>;
-  /** Where a payout or refund stands now; 'unknown' when the provider never saw the payment id. */
-  getStatus(paymentId: string): Promise<ProviderTransfer>;
+  /**
+   * Where a payout or refund stands now; 'unknown' when the provider never saw the payment id. A
+   * PSP may need to know which it is, and a refund's original end-to-end id, to find it.
+   */
+  getStatus(paymentId: string, transfer?: TransferQuery): Promise<ProviderTransfer>;
+  /** A charge as the PSP has it, to confirm a notification before money moves (PSPs that notify). */
+  getCharge?(txid: string): Promise<ChargeState | undefined>;
+  /** Tells the PSP where to send its notifications; idempotent (PSPs that notify). */
+  registerWebhook?(): Promise<void>;
+}
+
+export interface TransferQuery {
+  direction: 'payout' | 'refund';
+  originalEndToEndId?: string | null;
+}
+
+export interface ChargeState {
+  status: 'active' | 'paid' | 'removed';
+  amountMinor: bigint | undefined;
+  /** The PIX received on it. */
+  payments: { endToEndId: string; amountMinor: bigint | undefined }[];
 }
 
 export interface ProviderTransfer {

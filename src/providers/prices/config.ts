@@ -1,4 +1,4 @@
-import { ConfigError } from '../../config-error.ts';
+import { ConfigError, wholeSetting } from '../../config-error.ts';
 import { BINANCE_DEFAULT_URL, DEFAULT_PRICE_TIMEOUT_MS } from './binance.ts';
 import { DEFAULT_PRICE_MAX_AGE_MS, DEFAULT_PRICE_TTL_MS } from './cache.ts';
 import { canonicalPrice } from './decimal.ts';
@@ -19,15 +19,7 @@ export interface PriceConfig {
 
 type Env = Record<string, string | undefined>;
 
-function whole(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = /^[0-9]{1,10}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= min && value <= max)) {
-    throw new ConfigError(name, `must be a whole number from ${min} to ${max}, got "${raw}"`);
-  }
-  return value;
-}
+const whole = wholeSetting;
 
 export function loadPriceConfig(env: Env = process.env): PriceConfig {
   const liveSource = env.PRICES_LIVE_SOURCE || 'none';

@@ -1,10 +1,23 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../../platform/context.ts';
-import { databaseUnavailable } from '../../../platform/http-errors.ts';
+import { readiness } from '../../../platform/readiness.ts';
 import type { App } from '../../../platform/schema.ts';
 import { ErrorBody } from '../../../platform/schema.ts';
 
-const Status = Type.Object({ data: Type.Object({ status: Type.String() }) });
+const Alive = Type.Object({ data: Type.Object({ status: Type.Literal('ok') }) });
+
+const Ready = Type.Object({
+  data: Type.Object({
+    status: Type.Union([Type.Literal('ready'), Type.Literal('not_ready')]),
+    checks: Type.Object({
+      database: Type.Literal('ok'),
+      migrations: Type.Union([Type.Literal('ok'), Type.Literal('pending')]),
+      workers: Type.Union([Type.Literal('ok'), Type.Literal('stalled'), Type.Literal('not_running')]),
+    }),
+    pending_migrations: Type.Array(Type.String()),
+    stalled_tasks: Type.Array(Type.String()),
+  }),
+});
 
 export default function route(app: App, deps: Deps) {
   app.get(
@@ -13,12 +26,12 @@ export default function route(app: App, deps: Deps) {
       config: { auth: 'none', rateLimit: false },
       schema: {
         tags: ['health'],
-        summary: 'Liveness: the server listens and migrations are applied',
+        summary: 'Liveness: the process is up and answering',
         security: [],
-        response: { 200: Status },
+        response: { 200: Alive },
       },
     },
-    async () => ({ data: { status: 'ok' } }),
+    async () => ({ data: { status: 'ok' as const } }),
   );
   app.get(
     '/ready',
@@ -26,18 +39,16 @@ export default function route(app: App, deps: Deps) {
       config: { auth: 'none', rateLimit: false },
       schema: {
         tags: ['health'],
-        summary: 'Readiness: the database answers',
+        summary: 'Readiness: the database answers, migrations are current, this process’s workers beat',
+        description:
+          '503 with status not_ready when migrations are pending or a background loop of this process stalled; 503 database_unavailable when the database does not answer.',
         security: [],
-        response: { 200: Status, 503: ErrorBody },
+        response: { 200: Ready, 503: Type.Union([Ready, ErrorBody]) },
       },
     },
-    async () => {
-      try {
-        await deps.db.query('SELECT 1');
-      } catch {
-        throw databaseUnavailable();
-      }
-      return { data: { status: 'ready' } };
+    async (_request, reply) => {
+      const state = await readiness(deps.db, deps.workers);
+      return reply.code(state.status === 'ready' ? 200 : 503).send({ data: state });
     },
   );
 }

@@ -9,7 +9,7 @@ export default function route(app: App, deps: Deps) {
   app.post(
     '/v1/:env/pix/payouts',
     {
-      config: { auth: 'any', subaccount: true, moneyMoving: true },
+      config: { auth: 'any', subaccount: true, moneyMoving: true, groupCommit: true },
       schema: {
         tags: ['pix'],
         summary:

@@ -9,7 +9,7 @@ export default function route(app: App, deps: Deps) {
   app.post(
     '/v1/:env/payments/:id/refund',
     {
-      config: { auth: 'any', subaccount: true, record: 'payment', moneyMoving: true },
+      config: { auth: 'any', subaccount: true, record: 'payment', moneyMoving: true, groupCommit: true },
       schema: {
         tags: ['pix'],
         summary: 'Refund all or part of a completed PIX cash-in (within 90 days, never more than received)',

@@ -9,7 +9,7 @@ export default function route(app: App, deps: Deps) {
   app.post(
     '/v1/:env/simulate/pix/cash-in',
     {
-      config: { auth: 'any', subaccount: true, moneyMoving: true, sandboxOnly: true },
+      config: { auth: 'any', subaccount: true, moneyMoving: true, groupCommit: true, sandboxOnly: true },
       schema: {
         tags: ['sandbox'],
         summary: 'Sandbox only: a PIX payment received and settled at once, credited to the party',

@@ -1,0 +1,193 @@
+/**
+ * Money-moving requests over HTTP: the real Fastify app (logger off, rate limit out of the way, no
+ * background workers: what is timed is the acknowledgement) listening on 127.0.0.1, loaded by
+ * autocannon from a separate process (bench/http-load.ts), 32 keep-alive connections, a fresh
+ * Idempotency-Key per request. Scenarios:
+ *   - payouts of one merchant: every request debits the same balance (the hot row);
+ *   - payouts spread over 32 workspaces, round robin;
+ *   - sandbox cash-ins spread over 32 workspaces.
+ * On PostgreSQL (scratch database, pool of 32) with pgbench tpcb-like at 32 clients run just before, as
+ * the yardstick, and on in-memory PGlite. After each scenario the books are checked: every workspace's
+ * locked balance is its payouts × (amount + fee), its available one its cash-ins minus that.
+ * BENCH_GROUP_COMMIT_LANES=N runs the server with GROUP_COMMIT_LANES=N (0: one transaction per request).
+ * BENCH_HTTP_PGLITE=0 leaves the PGlite rows out.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import { openPglite } from '../../src/db/pglite.ts';
+import { openPostgres } from '../../src/db/postgres.ts';
+import type { Database } from '../../src/db/types.ts';
+import { createDeps } from '../../src/deps.ts';
+import { type LoadTarget, runLoad } from '../http-load.ts';
+import { scratchDatabase, serverAnswers } from '../scratch.ts';
+import type { BenchPart, BenchRow } from '../table.ts';
+import { hasPgbench, pgbenchRunner } from './ledger.ts';
+
+const PART = 'http';
+const CONNECTIONS = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 32);
+const WORKSPACES = 32;
+const AMOUNT = 100n;
+const FUNDING = 999_999_999_999n;
+
+interface Merchant {
+  workspaceId: string;
+  auth: Record<string, string>;
+}
+
+const SCENARIOS = [
+  { id: 'payout-hot', title: 'payouts over HTTP, one merchant (one balance)' },
+  { id: 'payout-spread', title: `payouts over HTTP, spread over ${WORKSPACES} workspaces` },
+  { id: 'cash-in-spread', title: `sandbox cash-ins over HTTP, spread over ${WORKSPACES} workspaces` },
+] as const;
+
+async function serve(db: Database, groupCommitLanes?: string) {
+  await migrate(db);
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_MAX: '1000000',
+    SANDBOX_SETTLE_MS: '1000',
+    ...(groupCommitLanes === undefined ? {} : { GROUP_COMMIT_LANES: groupCommitLanes }),
+  });
+  const deps = createDeps(config, db, { masterKey: randomBytes(32).toString('hex') });
+  const app = await buildApp(deps, { logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const inject = async (method: 'POST' | 'PUT', url: string, payload: object, headers = {}) => {
+    const res = await app.inject({ method, url, payload, headers });
+    if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+    return res.json().data;
+  };
+  const merchants: Merchant[] = [];
+  for (let i = 0; i < WORKSPACES; i++) {
+    const signup = await inject('POST', '/v1/auth/signup', {
+      email: `bench-${process.pid}-${i}@example.com`,
+      password: 'correct horse battery staple',
+      workspace_name: `Bench ${i}`,
+    });
+    const workspaceId: string = signup.workspace.id;
+    const session = { authorization: `Bearer ${signup.session_token}`, 'x-workspace-id': workspaceId };
+    const key = await inject('POST', '/v1/sandbox/api-keys', { name: 'bench' }, session);
+    const auth = { authorization: `Bearer ${key.secret}`, 'x-workspace-id': workspaceId };
+    await inject('POST', '/v1/sandbox/simulate/pix/cash-in', { amount_minor: String(FUNDING) }, auth);
+    const settlement = {
+      pix_key: 'tesouraria@bench.com.br',
+      holder_name: 'Bench Ltda',
+      holder_document: '11222333000181',
+    };
+    await inject('PUT', '/v1/sandbox/settlement-key', settlement, session);
+    merchants.push({ workspaceId, auth });
+  }
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  return { url, merchants, close: () => app.close() };
+}
+
+const payout = (m: Merchant): LoadTarget => ({
+  path: '/v1/sandbox/pix/payouts',
+  headers: m.auth,
+  body: JSON.stringify({ amount_minor: String(AMOUNT), pix_key: '52998224725' }),
+});
+const cashIn = (m: Merchant): LoadTarget => ({
+  path: '/v1/sandbox/simulate/pix/cash-in',
+  headers: m.auth,
+  body: JSON.stringify({ amount_minor: String(AMOUNT) }),
+});
+
+/** Whether every workspace's books add up: locked = payouts × (amount + fee), available = cash-ins − that. */
+async function booksAddUp(db: Database): Promise<boolean> {
+  const { rows } = await db.query<{ bad: number }>(
+    `WITH p AS (
+       SELECT workspace_id,
+              coalesce(sum(amount_minor + fee_minor) FILTER (WHERE kind = 'pix_cash_out'), 0) AS out,
+              coalesce(sum(amount_minor) FILTER (WHERE kind = 'pix_cash_in'), 0) AS cash_in
+         FROM payments GROUP BY workspace_id),
+     b AS (
+       SELECT a.workspace_id,
+              coalesce(sum(b.balance) FILTER (WHERE a.kind = 'locked'), 0) AS locked,
+              coalesce(sum(b.balance) FILTER (WHERE a.kind = 'available'), 0) AS available
+         FROM ledger_accounts a JOIN ledger_balances b ON b.account_id = a.id
+        WHERE a.party_id IS NOT NULL GROUP BY a.workspace_id)
+     SELECT count(*)::int AS bad FROM p LEFT JOIN b USING (workspace_id)
+      WHERE coalesce(b.locked, 0) <> p.out OR coalesce(b.available, 0) <> p.cash_in - p.out`,
+  );
+  return rows[0]!.bad === 0;
+}
+
+async function measure(
+  database: 'pglite' | 'postgres',
+  db: Database,
+  seconds: number,
+  pgbenchTps: number | undefined,
+): Promise<BenchRow[]> {
+  const server = await serve(db, process.env.BENCH_GROUP_COMMIT_LANES);
+  const rows: BenchRow[] = [];
+  try {
+    const { url, merchants } = server;
+    await runLoad({ url, connections: 8, seconds: 1, targets: merchants.map(payout) }); // warm-up
+    for (const scenario of SCENARIOS) {
+      const targets =
+        scenario.id === 'payout-hot'
+          ? [payout(merchants[0]!)]
+          : merchants.map(scenario.id === 'payout-spread' ? payout : cashIn);
+      const result = await runLoad({ url, connections: CONNECTIONS, seconds, targets });
+      // Requests in flight when the load stops still commit: let them, then check the books.
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const ok = await booksAddUp(db);
+      const perSec = result['2xx'] / result.duration;
+      const ratio = pgbenchTps ? `; = ${((100 * perSec) / pgbenchTps).toFixed(0)} % of pgbench` : '';
+      console.error(`bench: http ${database} ${scenario.id}: ${perSec.toFixed(0)} requests/s`);
+      rows.push({
+        part: PART,
+        scenario: scenario.title,
+        database,
+        concurrency: CONNECTIONS,
+        opsPerSec: perSec,
+        p50Ms: result.latency.p50,
+        p99Ms: result.latency.p99,
+        note:
+          `requests/s, ${result['2xx']} in ${result.duration.toFixed(1)} s, non-2xx ${result.non2xx}, ` +
+          `errors ${result.errors + result.timeouts}${ratio}` +
+          (ok ? '; books add up' : '; BOOKS DO NOT ADD UP'),
+      });
+    }
+  } finally {
+    await server.close();
+  }
+  return rows;
+}
+
+export const httpBench: BenchPart = {
+  name: PART,
+  async run({ databaseUrl, quick }) {
+    const seconds = quick ? 3 : 10;
+    const rows: BenchRow[] = [];
+    let pgbenchTps: number | undefined;
+    if (databaseUrl && (await serverAnswers(databaseUrl))) {
+      const pgbench = (await hasPgbench()) ? await pgbenchRunner(databaseUrl, seconds) : undefined;
+      const scratch = await scratchDatabase(databaseUrl, 'lastro_bench_http');
+      // The pool matches the connections, as a production deployment would size it.
+      const db = openPostgres(scratch.url, CONNECTIONS);
+      try {
+        const baseline = await pgbench?.measure(CONNECTIONS);
+        pgbenchTps = baseline?.opsPerSec;
+        rows.push(...(await measure('postgres', db, seconds, pgbenchTps)));
+        if (baseline) rows.push({ ...baseline, part: PART });
+      } finally {
+        await db.close();
+        await pgbench?.close();
+        await scratch.drop();
+      }
+    } else {
+      console.error('bench: http: no PostgreSQL at the bench URL; PGlite rows only');
+    }
+    if (process.env.BENCH_HTTP_PGLITE === '0') return rows;
+    const lite = await openPglite();
+    try {
+      rows.push(...(await measure('pglite', lite, seconds, pgbenchTps)));
+    } finally {
+      await lite.close();
+    }
+    return rows;
+  },
+};

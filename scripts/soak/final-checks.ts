@@ -1,0 +1,157 @@
+/** What must hold once the faults stop: every acknowledged payment once and final, books verified, webhooks delivered. */
+import pg from 'pg';
+import { idempotent, violation } from './client.ts';
+import type { Acknowledged } from './operations.ts';
+import type { Service } from './processes.ts';
+import type { Receivers } from './receivers.ts';
+import type { Tenant } from './world.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(ms: number, done: () => Promise<boolean>): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await done()) return true;
+    await sleep(1000);
+  }
+  return done();
+}
+
+export async function finalChecks(input: {
+  app: Service;
+  databaseUrl: string;
+  tenants: Tenant[];
+  receivers: Receivers;
+  acked: Acknowledged[];
+}): Promise<void> {
+  const { app, tenants, receivers, acked } = input;
+  const db = new pg.Pool({ connectionString: input.databaseUrl, max: 2 });
+  try {
+    // Every payment of the soak's database is the soak's: none may stay open once the faults stop.
+    const open = async () =>
+      (
+        await db.query<{ id: string; kind: string; workspace_id: string }>(
+          `SELECT id, kind, workspace_id FROM payments WHERE status IN ('created', 'processing')`,
+        )
+      ).rows;
+    // Charges whose payment was never acknowledged (the client gave up mid-fault) are paid now.
+    for (const row of await open()) {
+      if (row.kind !== 'pix_cash_in') continue;
+      const tenant = tenants.find((t) => t.workspaceId === row.workspace_id)!;
+      const path = `/v1/sandbox/simulate/payments/${row.id}/pay`;
+      await idempotent(app.base, path, tenant.api, `final-${row.id}`, {}, Date.now() + 60_000);
+    }
+    if (!(await until(240_000, async () => (await open()).length === 0)))
+      for (const row of await open())
+        violation(`payment ${row.kind} ${row.id} still open four minutes after the run`);
+    const found = new Set<string>();
+    for (let i = 0; i < acked.length; i += 50_000) {
+      const ids = acked.slice(i, i + 50_000).map((a) => a.paymentId);
+      const { rows } = await db.query<{ id: string }>('SELECT id FROM payments WHERE id = ANY($1)', [ids]);
+      for (const row of rows) found.add(row.id);
+    }
+    for (const a of acked)
+      if (!found.has(a.paymentId))
+        violation(`acknowledged ${a.operation} ${a.paymentId} is not in the database`);
+    const keyed = acked.filter((a) => a.key);
+    const byKey = new Map<string, { n: number; id: string }>();
+    for (let i = 0; i < keyed.length; i += 50_000) {
+      const { rows } = await db.query<{
+        workspace_id: string;
+        idempotency_key: string;
+        n: number;
+        id: string;
+      }>(
+        `SELECT workspace_id, idempotency_key, count(*)::int AS n, min(id::text) AS id FROM payments
+          WHERE idempotency_key = ANY($1) GROUP BY workspace_id, idempotency_key`,
+        [keyed.slice(i, i + 50_000).map((a) => a.key)],
+      );
+      for (const row of rows) byKey.set(`${row.workspace_id} ${row.idempotency_key}`, row);
+    }
+    for (const a of keyed) {
+      const row = byKey.get(`${a.workspaceId} ${a.key}`);
+      if (row?.n !== 1 || row.id !== a.paymentId)
+        violation(`key ${a.key} (${a.operation}): ${row?.n ?? 0} payments, acknowledged ${a.paymentId}`);
+    }
+    const sealed = await until(120_000, async () => {
+      const { rows } = await db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM ledger_journals j WHERE NOT EXISTS (SELECT 1 FROM ledger_seals s WHERE s.journal_id = j.id)',
+      );
+      return rows[0]!.n === 0;
+    });
+    if (!sealed) violation('journals left unsealed two minutes after the run');
+    const verifyStarted = Date.now();
+    const verify = await app.run(['verify', '--json']);
+    const verifySeconds = ((Date.now() - verifyStarted) / 1000).toFixed(1);
+    let report:
+      | { ok: boolean; counts: unknown; checks: { name: string; violations: number; examples: unknown[] }[] }
+      | undefined;
+    try {
+      report = JSON.parse(verify.stdout);
+    } catch {
+      violation(`lastro verify printed no report (exit ${verify.code}): ${verify.stdout.slice(0, 500)}`);
+    }
+    if (report) {
+      console.log(
+        `soak: lastro verify ${report.ok ? 'clean' : 'FAILED'} (exit ${verify.code}, ${verifySeconds} s with the process start) over ${JSON.stringify(report.counts)}`,
+      );
+      for (const check of report.checks)
+        if (check.violations)
+          violation(
+            `lastro verify ${check.name}: ${check.violations} ${JSON.stringify(check.examples.slice(0, 3))}`,
+          );
+      if (report.ok !== (verify.code === 0))
+        violation(`lastro verify exit ${verify.code} disagrees with its report`);
+    }
+    await webhookChecks(db, tenants, receivers);
+  } finally {
+    await db.end();
+  }
+}
+
+async function webhookChecks(db: pg.Pool, tenants: Tenant[], receivers: Receivers): Promise<void> {
+  const live = tenants.flatMap((t) =>
+    t.endpoints.filter((e) => e.mode !== 'gone').map((e) => ({ tenant: t, ...e })),
+  );
+  const liveIds = live.map((e) => e.id);
+  const drained = await until(240_000, async () => {
+    const { rows } = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = ANY($1) AND status <> 'delivered'`,
+      [liveIds],
+    );
+    return rows[0]!.n === 0;
+  });
+  if (!drained)
+    violation('webhook deliveries to live endpoints still not delivered four minutes after the run');
+  const { rows: missing } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM events e JOIN webhook_endpoints w ON w.workspace_id = e.workspace_id AND w.environment = e.environment
+      WHERE w.id = ANY($1) AND e.created_at >= w.created_at
+        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.endpoint_id = w.id)`,
+    [liveIds],
+  );
+  if (missing[0]!.n) violation(`${missing[0]!.n} events have no delivery to a subscribed endpoint`);
+  let events = 0;
+  for (const endpoint of live) {
+    const { rows } = await db.query<{ event_id: string }>(
+      'SELECT event_id FROM webhook_deliveries WHERE endpoint_id = $1',
+      [endpoint.id],
+    );
+    const got = receivers.acknowledged(endpoint.mode, endpoint.tenant.name);
+    const lost = rows.filter((row) => !got.has(row.event_id));
+    events += rows.length;
+    if (lost.length)
+      violation(
+        `${lost.length} of ${rows.length} events never reached ${endpoint.mode} of ${endpoint.tenant.name}`,
+      );
+  }
+  const { rows: gone } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM webhook_endpoints WHERE id = ANY($1) AND (status <> 'disabled' OR disabled_reason <> 'gone')`,
+    [tenants.flatMap((t) => t.endpoints.filter((e) => e.mode === 'gone').map((e) => e.id))],
+  );
+  if (gone[0]!.n) violation(`${gone[0]!.n} endpoints answering 410 were not disabled as gone`);
+  if (receivers.counts.badSignatures)
+    violation(`${receivers.counts.badSignatures} webhook requests with a bad signature`);
+  console.log(
+    `soak: webhooks: ${events} deliveries to ${live.length} live endpoints all received (${receivers.counts.failedOnPurpose} failed on purpose, ${receivers.counts.hung} hung)`,
+  );
+}

@@ -1,0 +1,163 @@
+/**
+ * Every money-moving operation of the API, as a client would do it: under an Idempotency-Key,
+ * sometimes sent twice at once (concurrent duplicates), sometimes sent again after its answer (a
+ * retry that must give the same payment). Acknowledged payments are recorded for the final checks.
+ */
+import { randomUUID } from 'node:crypto';
+import { type Answer, call, idempotent, stats, violation } from './client.ts';
+import { CPF, OUTSIDE_EVM, type Tenant } from './world.ts';
+
+export interface Acknowledged {
+  workspaceId: string;
+  paymentId: string;
+  /** The key the payment was created under (null for the public checkout). */
+  key: string | null;
+  operation: string;
+}
+
+export interface OpContext {
+  base: string;
+  random: () => number;
+  untilMs: number;
+  acked: Acknowledged[];
+}
+
+export const OPERATIONS = [
+  'cash_in',
+  'charge',
+  'payout',
+  'refund',
+  'deposit',
+  'send',
+  'conversion',
+  'checkout',
+] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+const amount = (random: () => number, min: number, max: number) =>
+  String(min + Math.floor(random() * (max - min)));
+
+/** Sends a keyed POST once, or as two concurrent duplicates, or once and again after; checks they agree. */
+async function keyed(
+  ctx: OpContext,
+  tenant: Tenant,
+  path: string,
+  body: unknown,
+): Promise<{ key: string; answer: Answer }> {
+  const key = randomUUID();
+  const send = () => idempotent(ctx.base, path, tenant.api, key, body, ctx.untilMs);
+  const roll = ctx.random();
+  const answers = roll < 0.1 ? await Promise.all([send(), send()]) : [await send()];
+  if (roll >= 0.1 && roll < 0.2) {
+    stats.retries++;
+    answers.push(await send());
+  }
+  const ids = new Set(answers.filter((a) => a.status === 200).map((a) => a.body.data.id));
+  if (ids.size > 1) violation(`${path} key ${key} answered ${ids.size} different payments`);
+  return { key, answer: answers.find((a) => a.status === 200) ?? answers[0]! };
+}
+
+function ack(ctx: OpContext, tenant: Tenant, operation: string, answer: Answer, key: string | null) {
+  if (answer.status !== 200) return undefined;
+  const id: string = answer.body.data.id;
+  ctx.acked.push({ workspaceId: tenant.workspaceId, paymentId: id, key, operation });
+  return id;
+}
+
+async function pay(ctx: OpContext, tenant: Tenant, chargeId: string, net: bigint): Promise<void> {
+  const { answer } = await keyed(ctx, tenant, `/v1/sandbox/simulate/payments/${chargeId}/pay`, {});
+  if (answer.status === 200 && net > 0n) tenant.paid.push({ id: chargeId, left: net });
+}
+
+export async function runOperation(ctx: OpContext, tenant: Tenant, operation: Operation): Promise<void> {
+  const { random } = ctx;
+  const party = pick(random, tenant.parties);
+  switch (operation) {
+    case 'cash_in': {
+      const body = { amount_minor: amount(random, 10_000, 500_000), party_id: party };
+      const { key, answer } = await keyed(ctx, tenant, '/v1/sandbox/simulate/pix/cash-in', body);
+      ack(ctx, tenant, operation, answer, key);
+      return;
+    }
+    case 'charge': {
+      const body = { amount_minor: amount(random, 1000, 50_000), party_id: party };
+      const { key, answer } = await keyed(ctx, tenant, '/v1/sandbox/pix/charges', body);
+      const id = ack(ctx, tenant, operation, answer, key);
+      if (id) await pay(ctx, tenant, id, BigInt(body.amount_minor) - BigInt(answer.body.data.fee_minor));
+      return;
+    }
+    case 'payout': {
+      // An amount ending in 13 is refused by the sandbox PSP; some others are failed by hand.
+      const value = random() < 0.1 ? `${amount(random, 10, 99)}13` : amount(random, 100, 20_000);
+      const body = { amount_minor: value, pix_key: CPF, party_id: party };
+      const { key, answer } = await keyed(ctx, tenant, '/v1/sandbox/pix/payouts', body);
+      const id = ack(ctx, tenant, operation, answer, key);
+      if (id && random() < 0.1) await keyed(ctx, tenant, `/v1/sandbox/simulate/payments/${id}/fail`, {});
+      return;
+    }
+    case 'refund': {
+      const charge = tenant.paid.find((c) => c.left > 0n);
+      if (!charge) return runOperation(ctx, tenant, 'charge');
+      const part = charge.left < 2n ? charge.left : 1n + BigInt(Math.floor(random() * Number(charge.left)));
+      charge.left -= part;
+      const body = { amount_minor: part.toString() };
+      const { key, answer } = await keyed(ctx, tenant, `/v1/sandbox/payments/${charge.id}/refund`, body);
+      if (answer.status !== 200) charge.left += part;
+      // Fully refunded charges leave the list, so it stays short however long the run.
+      const at = tenant.paid.indexOf(charge);
+      if (charge.left === 0n && at >= 0) tenant.paid.splice(at, 1);
+      ack(ctx, tenant, operation, answer, key);
+      return;
+    }
+    case 'deposit': {
+      const body = {
+        wallet_id: tenant.walletId,
+        currency: 'USDT',
+        amount_minor: amount(random, 1_000_000, 50_000_000),
+      };
+      const { answer } = await keyed(ctx, tenant, '/v1/sandbox/simulate/crypto/deposit', body);
+      ack(ctx, tenant, operation, answer, null);
+      return;
+    }
+    case 'send': {
+      const body = {
+        amount_minor: amount(random, 100_000, 2_000_000),
+        to_address: OUTSIDE_EVM,
+        network: 'polygon',
+        currency: 'USDT',
+      };
+      const { key, answer } = await keyed(ctx, tenant, '/v1/sandbox/crypto/send', body);
+      ack(ctx, tenant, operation, answer, key);
+      return;
+    }
+    case 'conversion': {
+      const quote = await call(ctx.base, 'POST', '/v1/sandbox/rfq/quote', tenant.api, {
+        base_amount_minor: amount(random, 1000, 20_000),
+        base_currency: 'BRL',
+        quote_currency: 'USDT',
+        party_id: party,
+      });
+      if (quote.status !== 200) return;
+      const { key, answer } = await keyed(ctx, tenant, '/v1/sandbox/rfq/execute', {
+        quote_id: quote.body.data.id,
+      });
+      ack(ctx, tenant, operation, answer, key);
+      return;
+    }
+    case 'checkout': {
+      const started = await call(
+        ctx.base,
+        'POST',
+        `/pay/${tenant.linkSlug}/checkout`,
+        {},
+        {
+          payer: { name: 'Comprador Soak', document: CPF },
+        },
+      );
+      const id = ack(ctx, tenant, operation, started, null);
+      if (id) await pay(ctx, tenant, id, 0n);
+      return;
+    }
+  }
+}

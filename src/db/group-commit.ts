@@ -1,0 +1,182 @@
+/**
+ * Group commit of whole requests (issue 14, docs/performance.md). Concurrent writes queued on the same
+ * lane share one transaction, each inside its own SAVEPOINT:
+ *
+ *   BEGIN; SAVEPOINT gc; <request 1> ; RELEASE SAVEPOINT gc; SAVEPOINT gc; <request 2> ; … COMMIT
+ *
+ * - A request that throws (insufficient_balance, a check in SQL, an idempotency conflict, a bug) is
+ *   rolled back to its savepoint alone; the others of the batch go on.
+ * - Every caller is answered after the shared COMMIT returns: a crash before it loses only requests
+ *   nobody was told about. If the COMMIT (or a savepoint command) fails, every request of the batch
+ *   gets that error: nothing of the batch was acknowledged.
+ * - A request refused with a deadlock or serialization failure goes back to the queue (3 tries), as
+ *   db.transaction retries it.
+ * - Lanes are chosen by key (a workspace): one merchant's writes always meet in one lane, so its hot
+ *   balance row is locked once per batch, and batches of one lane never wait on each other's locks.
+ *
+ * The savepoint commands are not awaited before the request's own statements: on a pipelining pool
+ * they travel with the request's first statement, so a request in a batch costs its own round trips
+ * and nothing more. A request's function must only touch the database through its tx (it may run again).
+ */
+import { createHash } from 'node:crypto';
+import { AppError } from '../platform/errors.ts';
+import {
+  causeOf,
+  commitHooksMark,
+  type Database,
+  dropCommitHooksSince,
+  isRetryable,
+  type Tx,
+} from './types.ts';
+
+export interface GroupCommitOptions {
+  /** Batches that may be open at once (each holds one connection while it runs). */
+  lanes?: number;
+  /**
+   * Requests per transaction at most. PostgreSQL tracks 64 subtransactions per backend cheaply, and a
+   * request may use two (its own savepoint and the idempotent write's).
+   */
+  maxBatch?: number;
+}
+
+export interface GroupWriteOptions {
+  /** How long a statement of this request may wait for a lock (55P03 after), as TransactionOptions. */
+  lockTimeoutMs?: number;
+  /**
+   * false: the function needs no savepoint, because it never leaves the transaction aborted (a lone
+   * ledger_post, which undoes itself when refused). Such writes run side by side, pipelined, in one
+   * round trip; if one of them fails with a database error, the whole batch fails.
+   */
+  savepoint?: boolean;
+}
+
+interface Pending {
+  lane: number;
+  savepoint: boolean;
+  fn: (tx: Tx) => Promise<unknown>;
+  lockTimeoutMs: number;
+  attempts: number;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown } | { retry: true };
+
+const MAX_ATTEMPTS = 3;
+
+export class GroupCommit {
+  private readonly queues: Pending[][];
+  private readonly running: boolean[];
+  private readonly maxBatch: number;
+
+  constructor(
+    private readonly db: Database,
+    options: GroupCommitOptions = {},
+  ) {
+    const lanes = Math.max(1, options.lanes ?? 4);
+    this.queues = Array.from({ length: lanes }, () => []);
+    this.running = Array.from({ length: lanes }, () => false);
+    this.maxBatch = Math.max(1, options.maxBatch ?? 32);
+  }
+
+  /** Runs fn in the next batch of key's lane; resolves once that batch has committed. */
+  run<T>(key: string, fn: (tx: Tx) => Promise<T>, options: GroupWriteOptions = {}): Promise<T> {
+    const lane = laneOf(key, this.queues.length);
+    return new Promise<T>((resolve, reject) => {
+      this.queues[lane]!.push({
+        lane,
+        savepoint: options.savepoint ?? true,
+        fn,
+        lockTimeoutMs: Math.max(0, Math.trunc(options.lockTimeoutMs ?? 0)),
+        attempts: 0,
+        resolve: (value) => resolve(value as T),
+        reject,
+      });
+      this.drain(lane);
+    });
+  }
+
+  private drain(lane: number): void {
+    const queue = this.queues[lane]!;
+    if (this.running[lane] || queue.length === 0) return;
+    this.running[lane] = true;
+    const batch = queue.splice(0, this.maxBatch);
+    void this.commit(batch)
+      .catch((error) => {
+        for (const item of batch) item.reject(error);
+      })
+      .finally(() => {
+        this.running[lane] = false;
+        this.drain(lane);
+      });
+  }
+
+  private async commit(batch: Pending[]): Promise<void> {
+    const outcomes = await this.db.transaction(
+      async (tx) => {
+        const results: Outcome[] = [];
+        let previous = '';
+        for (let i = 0; i < batch.length; i++) {
+          const item = batch[i]!;
+          if (!item.savepoint) {
+            // Writes side by side share one lock timeout: theirs, never the previous request's SET LOCAL.
+            await tx.exec(`${previous}SET LOCAL lock_timeout = ${item.lockTimeoutMs}`);
+            previous = '';
+            let end = i;
+            const alike = (next: Pending) => !next.savepoint && next.lockTimeoutMs === item.lockTimeoutMs;
+            while (end < batch.length && alike(batch[end]!)) end++;
+            results.push(...(await runSideBySide(tx, batch.slice(i, end))));
+            i = end - 1;
+            continue;
+          }
+          // Not awaited here: it goes ahead of the request's first statement on the same connection.
+          const opened = tx.exec(`${previous}SAVEPOINT gc; SET LOCAL lock_timeout = ${item.lockTimeoutMs}`);
+          opened.catch(() => {});
+          const hooks = commitHooksMark(tx);
+          try {
+            const value = await item.fn(tx);
+            await tx.settle();
+            await opened;
+            results.push({ ok: true, value });
+            previous = 'RELEASE SAVEPOINT gc; ';
+          } catch (thrown) {
+            const error = await causeOf(tx, thrown);
+            await opened; // a savepoint that could not be opened fails the batch: nothing to roll back to
+            await tx.exec('ROLLBACK TO SAVEPOINT gc; RELEASE SAVEPOINT gc');
+            dropCommitHooksSince(tx, hooks);
+            previous = '';
+            const retry = isRetryable(error) && ++item.attempts < MAX_ATTEMPTS;
+            results.push(retry ? { retry: true } : { ok: false, error });
+          }
+        }
+        return results;
+      },
+      { retries: 0 },
+    );
+    batch.forEach((item, i) => {
+      const outcome = outcomes[i]!;
+      // Back at the head of its lane: it runs in the next batch, after this one released its locks.
+      if ('retry' in outcome) this.queues[item.lane]!.unshift(item);
+      else if (outcome.ok) item.resolve(outcome.value);
+      else item.reject(outcome.error);
+    });
+  }
+}
+
+/** Writes that need no savepoint, all sent at once; a refusal (AppError) is theirs alone. */
+async function runSideBySide(tx: Tx, items: Pending[]): Promise<Outcome[]> {
+  const settled = await Promise.allSettled(items.map((item) => item.fn(tx)));
+  await tx.settle();
+  return settled.map((outcome) => {
+    if (outcome.status === 'fulfilled') return { ok: true, value: outcome.value };
+    // Anything but a refusal may have left the transaction aborted: the whole batch fails.
+    if (!(outcome.reason instanceof AppError)) throw outcome.reason;
+    return { ok: false, error: outcome.reason };
+  });
+}
+
+/** A stable lane for a key: the same workspace always lands on the same lane. */
+function laneOf(key: string, lanes: number): number {
+  if (lanes === 1) return 0;
+  return createHash('sha1').update(key).digest().readUInt32BE(0) % lanes;
+}

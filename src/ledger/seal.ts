@@ -1,0 +1,169 @@
+/**
+ * Tamper evidence: a hash chain of committed journals per workspace (migration 0013), built by a
+ * background task after commit, so posting takes no extra lock and no extra round trip.
+ *
+ * link(n).hash = SHA-256(link(n-1).hash + "\n" + the journal's canonical text), the first link
+ * starting from 64 zeros. Links follow seal order: each round seals the unsealed journals it finds,
+ * in id order, after the workspace's head. A journal that commits late (a lower id committed after
+ * higher ones were sealed) is found by a later round and gets the next seq: it is chained, only not
+ * where its id would sort. Rounds look at journals from ten minutes before the newest sealed one
+ * (uuidv7 ids carry their time); a full sweep every ten minutes catches any later straggler.
+ */
+import { createHash } from 'node:crypto';
+import type { Queryable } from '../db/types.ts';
+import type { Deps } from '../platform/context.ts';
+
+export const GENESIS = '0'.repeat(64);
+const WINDOW_MS = 10 * 60_000;
+const FULL_SWEEP_MS = 10 * 60_000;
+const BATCH = 1000;
+
+/**
+ * The canonical text of journal `j` (its header, then its postings by id), as SQL over `j`: the
+ * sealer and `lastro verify` both hash exactly this, read from the rows as they are now.
+ */
+export const JOURNAL_TEXT_SQL = `concat_ws('|', j.id, j.workspace_id, j.environment, j.reference_type, j.reference_id,
+    (extract(epoch FROM j.posted_at) * 1000000)::bigint,
+    (SELECT string_agg(concat_ws(',', p.id, p.account_id, p.direction, p.amount, p.currency), ';' ORDER BY p.id)
+       FROM ledger_postings p WHERE p.journal_id = j.id))`;
+
+export const linkHash = (previous: string, journalText: string): string =>
+  createHash('sha256').update(`${previous}\n${journalText}`).digest('hex');
+
+/** The smallest uuidv7 of a millisecond: ids at or above it were made at that time or later. */
+export function uuidv7Floor(ms: number): string {
+  const hex = Math.max(0, ms).toString(16).padStart(12, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0000-0000-000000000000`;
+}
+
+const lastFullSweep = new WeakMap<Deps, number>();
+
+/** One round of the sealer: seals what it finds unsealed; returns how many journals it sealed. */
+export async function sealJournals(deps: Deps): Promise<number> {
+  const now = Date.now();
+  const full = now - (lastFullSweep.get(deps) ?? 0) >= FULL_SWEEP_MS;
+  let floor = uuidv7Floor(0);
+  if (!full) {
+    const { rows } = await deps.db.query<{ newest: string | null }>(
+      'SELECT journal_id::text AS newest FROM ledger_seals ORDER BY journal_id DESC LIMIT 1',
+    );
+    const newest = rows[0]?.newest;
+    const ms = newest ? Number.parseInt(newest.replace('-', '').slice(0, 12), 16) : 0;
+    floor = uuidv7Floor(ms - WINDOW_MS);
+  }
+  const { rows: candidates } = await deps.db.query<{ id: string; workspace_id: string }>(
+    `SELECT j.id, j.workspace_id FROM ledger_journals j
+      WHERE j.id >= $1 AND NOT EXISTS (SELECT 1 FROM ledger_seals s WHERE s.journal_id = j.id)
+      ORDER BY j.id LIMIT ${BATCH}`,
+    [floor],
+  );
+  if (full && candidates.length < BATCH) lastFullSweep.set(deps, now);
+  const byWorkspace = new Map<string, string[]>();
+  for (const row of candidates)
+    byWorkspace.set(row.workspace_id, [...(byWorkspace.get(row.workspace_id) ?? []), row.id]);
+  let sealed = 0;
+  for (const [workspaceId, ids] of byWorkspace) sealed += await sealWorkspace(deps, workspaceId, ids);
+  return sealed;
+}
+
+async function sealWorkspace(deps: Deps, workspaceId: string, ids: string[]): Promise<number> {
+  return deps.db.transaction(async (tx) => {
+    await tx.query(
+      `INSERT INTO ledger_seal_heads (workspace_id, seq, hash) VALUES ($1, 0, $2) ON CONFLICT DO NOTHING`,
+      [workspaceId, GENESIS],
+    );
+    const { rows: heads } = await tx.query<{ seq: bigint; hash: string }>(
+      'SELECT seq, hash FROM ledger_seal_heads WHERE workspace_id = $1 FOR UPDATE',
+      [workspaceId],
+    );
+    let { seq, hash } = heads[0]!;
+    // Another sealer may have chained some of them while this one waited for the head.
+    const { rows } = await tx.query<{ id: string; text: string }>(
+      `SELECT j.id, ${JOURNAL_TEXT_SQL} AS text FROM ledger_journals j
+        WHERE j.id = ANY($1::uuid[]) AND NOT EXISTS (SELECT 1 FROM ledger_seals s WHERE s.journal_id = j.id)
+        ORDER BY j.id`,
+      [ids],
+    );
+    if (rows.length === 0) return 0;
+    const seqs: bigint[] = [];
+    const hashes: string[] = [];
+    for (const row of rows) {
+      seq += 1n;
+      hash = linkHash(hash, row.text);
+      seqs.push(seq);
+      hashes.push(hash);
+    }
+    await tx.query(
+      `INSERT INTO ledger_seals (workspace_id, seq, journal_id, hash)
+       SELECT $1, * FROM unnest($2::bigint[], $3::uuid[], $4::text[])`,
+      [workspaceId, seqs, rows.map((row) => row.id), hashes],
+    );
+    await tx.query('UPDATE ledger_seal_heads SET seq = $2, hash = $3 WHERE workspace_id = $1', [
+      workspaceId,
+      seq,
+      hash,
+    ]);
+    return rows.length;
+  });
+}
+
+export interface ChainReport {
+  links: number;
+  workspaces: number;
+  unsealed: number;
+  /** How many problems were found (the first `maxReported` are in `broken`). */
+  problems: number;
+  /** Links whose recomputed hash differs, heads that do not match their last link, gaps. */
+  broken: { workspaceId: string; seq: string; journalId: string | null; issue: string }[];
+}
+
+/** Recomputes every workspace's chain from the rows as they are now (`lastro verify`). */
+export async function checkChains(q: Queryable, maxReported = 100): Promise<ChainReport> {
+  const report: ChainReport = { links: 0, workspaces: 0, unsealed: 0, problems: 0, broken: [] };
+  const problem = (workspaceId: string, seq: bigint | string, journalId: string | null, issue: string) => {
+    if (report.problems++ < maxReported)
+      report.broken.push({ workspaceId, seq: String(seq), journalId, issue });
+  };
+  const { rows: heads } = await q.query<{ workspace_id: string; seq: bigint; hash: string }>(
+    'SELECT workspace_id, seq, hash FROM ledger_seal_heads ORDER BY workspace_id',
+  );
+  for (const head of heads) {
+    report.workspaces++;
+    let previous = GENESIS;
+    let expected = 1n;
+    let after = 0n;
+    for (;;) {
+      const { rows } = await q.query<{ seq: bigint; journal_id: string; hash: string; text: string | null }>(
+        `SELECT s.seq, s.journal_id, s.hash, (SELECT ${JOURNAL_TEXT_SQL} FROM ledger_journals j WHERE j.id = s.journal_id) AS text
+           FROM ledger_seals s WHERE s.workspace_id = $1 AND s.seq > $2 ORDER BY s.seq LIMIT 5000`,
+        [head.workspace_id, after],
+      );
+      for (const link of rows) {
+        if (link.seq !== expected)
+          problem(head.workspace_id, link.seq, link.journal_id, `gap: expected seq ${expected}`);
+        if (link.text === null)
+          problem(head.workspace_id, link.seq, link.journal_id, 'sealed journal is missing');
+        else if (linkHash(previous, link.text) !== link.hash)
+          problem(
+            head.workspace_id,
+            link.seq,
+            link.journal_id,
+            'hash does not match the journal and the previous link',
+          );
+        previous = link.hash;
+        expected = link.seq + 1n;
+        report.links++;
+      }
+      if (rows.length < 5000) break;
+      after = rows.at(-1)!.seq;
+    }
+    if (expected - 1n !== head.seq || previous !== head.hash)
+      problem(head.workspace_id, head.seq, null, 'head does not match the last link');
+  }
+  const { rows } = await q.query<{ n: bigint }>(
+    `SELECT count(*)::bigint AS n FROM ledger_journals j
+      WHERE NOT EXISTS (SELECT 1 FROM ledger_seals s WHERE s.journal_id = j.id)`,
+  );
+  report.unsealed = Number(rows[0]!.n);
+  return report;
+}

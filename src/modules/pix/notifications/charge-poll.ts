@@ -1,0 +1,45 @@
+import type { Deps } from '../../../platform/context.ts';
+import type { BackgroundTask } from '../../../platform/tasks.ts';
+import { expireCharge } from '../charge-payment.ts';
+import { settleCharge } from './receive.ts';
+import { liveChargesAwaiting } from './repo.ts';
+
+const ROUND = 50;
+const FIRST_ID = '00000000-0000-0000-0000-000000000000';
+let cursor = FIRST_ID;
+
+/**
+ * The fallback when a PSP's notification never comes: asks the PSP (GET /cob/{txid}) about live
+ * charges still waiting, a few at a time in id order, round-robin, and credits those paid through
+ * the notification's own path, so a late notification finds them settled and moves nothing; those
+ * past expires_at that the PSP shows unpaid expire here.
+ */
+export async function pollLiveCharges(deps: Deps): Promise<number> {
+  if (!deps.providers.has('pix', 'live')) return 0;
+  const provider = deps.providers.get('pix', 'live');
+  if (!provider.getCharge) return 0;
+  const charges = await liveChargesAwaiting(deps.db, cursor, ROUND);
+  cursor = charges.length < ROUND ? FIRST_ID : charges.at(-1)!.id;
+  for (const charge of charges) {
+    const state = await provider.getCharge(charge.pix_txid);
+    const pix =
+      state?.status === 'paid'
+        ? state.payments.find((p) => p.amountMinor === charge.amount_minor)
+        : undefined;
+    if (pix)
+      await settleCharge(deps, provider.name, charge, pix.endToEndId, {
+        source: 'poll',
+        txid: charge.pix_txid,
+        endToEndId: pix.endToEndId,
+      });
+    else if (state?.status !== 'paid' && charge.expires_at && charge.expires_at <= deps.clock.now())
+      await expireCharge(deps, charge.workspace_id, 'live', charge.id);
+  }
+  return 0;
+}
+
+export const pixChargePoll: BackgroundTask = {
+  name: 'pix-charge-poll',
+  intervalMs: 30_000,
+  run: pollLiveCharges,
+};

@@ -1,0 +1,184 @@
+/**
+ * What a live PSP notifies on the API Pix callback (`POST …/pix` with `{"pix": [...]}`): a PIX
+ * received on a charge, a devolução's outcome (in the item's `devolucoes`), or an Efí payout's
+ * (`gnExtras.idEnvio`). A notification only says "look": money moves after the PSP's API confirms
+ * it, through the same paths as the poll, so a forged or repeated item moves nothing.
+ */
+import type { Deps } from '../../../platform/context.ts';
+import { fromPspAmount } from '../../../providers/pix/bcb/money.ts';
+import { END_TO_END_ID } from '../../../providers/pix/end-to-end-id.ts';
+import type { PixProvider } from '../../../providers/pix/provider.ts';
+import { paymentIdOf } from '../../../providers/pix/psp-id.ts';
+import { findPayment } from '../../payments/service.ts';
+import { payCharge } from '../charge-payment.ts';
+import { pixTransfers } from '../transfers.ts';
+import {
+  findLiveCharge,
+  findLivePayment,
+  type LivePayment,
+  type NotificationKind,
+  type NotificationRecord,
+  recordNotification,
+} from './repo.ts';
+
+type Item = Record<string, unknown>;
+const isObject = (value: unknown): value is Item =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export interface NotificationReceipt {
+  /** Items in the notification. */
+  received: number;
+  /** Items that moved money now. */
+  settled: number;
+}
+
+export async function receivePixNotification(deps: Deps, body: unknown): Promise<NotificationReceipt> {
+  const provider = deps.providers.get('pix', 'live');
+  const record = (entry: Omit<NotificationRecord, 'provider'>) =>
+    recordNotification(deps.db, { provider: provider.name, ...entry });
+  const items = isObject(body) && Array.isArray(body.pix) ? body.pix : undefined;
+  if (!items) {
+    await record({ kind: 'malformed', outcome: 'malformed', payload: body });
+    return { received: 0, settled: 0 };
+  }
+  let settled = 0;
+  for (const item of items) {
+    if (!isObject(item)) await record({ kind: 'malformed', outcome: 'malformed', payload: item });
+    else settled += await receiveItem(deps, provider, item, record);
+  }
+  return { received: items.length, settled };
+}
+
+type Recorder = (entry: Omit<NotificationRecord, 'provider'>) => Promise<boolean>;
+
+async function receiveItem(deps: Deps, provider: PixProvider, item: Item, record: Recorder): Promise<number> {
+  const extras = isObject(item.gnExtras) ? item.gnExtras : undefined;
+  if (extras?.idEnvio !== undefined) return transferOutcome(deps, 'payout', extras.idEnvio, item, record);
+  const refunds = Array.isArray(item.devolucoes) ? item.devolucoes : [];
+  const onCharge = item.txid !== undefined && item.txid !== null;
+  let settled = 0;
+  if (onCharge) settled += await chargePaid(deps, provider, item, record);
+  for (const refund of refunds) {
+    if (isObject(refund)) settled += await transferOutcome(deps, 'refund', refund.id, refund, record);
+    else await record({ kind: 'malformed', outcome: 'malformed', payload: refund });
+  }
+  if (!onCharge && refunds.length === 0) {
+    // A PIX to our key without a charge of ours (a static BR Code, a plain transfer): nothing to credit.
+    await record({
+      kind: 'unknown',
+      reference: String(item.endToEndId ?? ''),
+      outcome: 'unmatched',
+      payload: item,
+    });
+  }
+  return settled;
+}
+
+/** A PIX received on a charge: credited once, after the PSP's GET /cob/{txid} shows it paid. */
+async function chargePaid(deps: Deps, provider: PixProvider, item: Item, record: Recorder): Promise<number> {
+  const { txid, endToEndId } = item;
+  const amount = fromPspAmount(item.valor);
+  if (
+    typeof txid !== 'string' ||
+    typeof endToEndId !== 'string' ||
+    !END_TO_END_ID.test(endToEndId) ||
+    amount === undefined
+  ) {
+    await record({ kind: 'malformed', outcome: 'malformed', payload: item });
+    return 0;
+  }
+  const note = (outcome: NotificationRecord['outcome'], payment?: LivePayment) =>
+    record({ kind: 'charge', reference: endToEndId, outcome, paymentId: payment?.id, payload: item });
+  const payment = await findLiveCharge(deps.db, txid);
+  const charge = payment?.status === 'created' ? await provider.getCharge?.(txid) : undefined;
+  const confirmed =
+    charge?.status === 'paid' &&
+    amount === payment!.amount_minor &&
+    charge.payments.some((pix) => pix.endToEndId === endToEndId && pix.amountMinor === payment!.amount_minor);
+  if (!payment || !confirmed) {
+    await note(!payment ? 'unmatched' : outcomeOnSettled(payment.status), payment);
+    return 0;
+  }
+  return settleCharge(deps, provider.name, payment, endToEndId, item);
+}
+
+/** A charge no longer waiting: paid already (a repeat), or expired or failed (an operator looks). */
+const outcomeOnSettled = (status: string): NotificationRecord['outcome'] =>
+  status === 'created'
+    ? 'unconfirmed'
+    : status === 'completed' || status === 'refunded'
+      ? 'duplicate'
+      : 'rejected';
+
+/**
+ * Credits a charge the PSP confirmed paid, once per endToEndId (the notification and the poll both
+ * come here). A charge our rules refuse (expired meanwhile) is recorded for an operator.
+ */
+export async function settleCharge(
+  deps: Deps,
+  providerName: string,
+  payment: LivePayment,
+  endToEndId: string,
+  payload: unknown,
+): Promise<number> {
+  const scope = { workspaceId: payment.workspace_id, environment: 'live' as const };
+  const entry = {
+    provider: providerName,
+    kind: 'charge' as const,
+    reference: endToEndId,
+    paymentId: payment.id,
+    payload,
+  };
+  try {
+    return await deps.db.transaction(async (tx) => {
+      if (!(await recordNotification(tx, { ...entry, outcome: 'settled' }, `charge:${endToEndId}`))) return 0;
+      await payCharge(tx, deps, scope, payment.id, endToEndId);
+      return 1;
+    });
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'invalid_state') throw error;
+    await recordNotification(deps.db, { ...entry, outcome: 'rejected' });
+    return 0;
+  }
+}
+
+/** A payout's or refund's outcome: the flow asks the PSP and settles it as a poll would. */
+async function transferOutcome(
+  deps: Deps,
+  kind: Extract<NotificationKind, 'payout' | 'refund'>,
+  pspId: unknown,
+  item: Item,
+  record: Recorder,
+): Promise<number> {
+  const paymentId = paymentIdOf(pspId);
+  const reference = typeof pspId === 'string' ? pspId : null;
+  const payment = paymentId
+    ? await findLivePayment(deps.db, paymentId, kind === 'payout' ? 'pix_cash_out' : 'pix_refund')
+    : undefined;
+  if (!payment) {
+    await record({ kind, reference, outcome: paymentId ? 'unmatched' : 'malformed', payload: item });
+    return 0;
+  }
+  const open = payment.status === 'created' || payment.status === 'processing';
+  if (open) {
+    await pixTransfers.poll(deps, {
+      paymentId: payment.id,
+      workspaceId: payment.workspace_id,
+      environment: 'live',
+    });
+  }
+  const now = await findPayment(
+    deps.db,
+    { workspaceId: payment.workspace_id, environment: 'live' },
+    payment.id,
+  );
+  const moved = open && now !== undefined && now.status !== 'created' && now.status !== 'processing';
+  await record({
+    kind,
+    reference,
+    outcome: moved ? 'settled' : open ? 'pending' : 'duplicate',
+    paymentId: payment.id,
+    payload: item,
+  });
+  return moved ? 1 : 0;
+}

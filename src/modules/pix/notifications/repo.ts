@@ -1,0 +1,94 @@
+import type { Queryable } from '../../../db/types.ts';
+import { newId } from '../../../platform/ids.ts';
+
+export type NotificationKind = 'charge' | 'refund' | 'payout' | 'unknown' | 'malformed';
+export type NotificationOutcome =
+  | 'settled'
+  | 'duplicate'
+  | 'pending'
+  | 'unmatched'
+  | 'unconfirmed'
+  | 'rejected'
+  | 'malformed';
+
+export interface NotificationRecord {
+  provider: string;
+  kind: NotificationKind;
+  reference?: string | null;
+  outcome: NotificationOutcome;
+  paymentId?: string | null;
+  payload: unknown;
+}
+
+/**
+ * Records one notification item. With `dedupeKey`, a second record of the same key is not written
+ * and the answer is false: the caller moved no money and must not.
+ */
+export async function recordNotification(
+  q: Queryable,
+  record: NotificationRecord,
+  dedupeKey?: string,
+): Promise<boolean> {
+  const { rows } = await q.query<{ id: string }>(
+    `INSERT INTO psp_notifications (id, provider, kind, reference, outcome, payment_id, dedupe_key, payload)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (dedupe_key) DO NOTHING RETURNING id`,
+    [
+      newId(),
+      record.provider,
+      record.kind,
+      record.reference?.slice(0, 200) ?? null,
+      record.outcome,
+      record.paymentId ?? null,
+      dedupeKey ?? null,
+      JSON.stringify(record.payload ?? null),
+    ],
+  );
+  return rows.length === 1;
+}
+
+export interface LivePayment {
+  id: string;
+  workspace_id: string;
+  party_id: string;
+  kind: string;
+  status: string;
+  amount_minor: bigint;
+}
+
+const COLUMNS = 'id, workspace_id, party_id, kind, status, amount_minor';
+
+/** A live PIX payment by the id a PSP echoes back (a notification names no workspace). */
+export async function findLivePayment(
+  q: Queryable,
+  id: string,
+  kind: string,
+): Promise<LivePayment | undefined> {
+  const { rows } = await q.query<LivePayment>(
+    `SELECT ${COLUMNS} FROM payments WHERE id = $1 AND environment = 'live' AND kind = $2`,
+    [id, kind],
+  );
+  return rows[0];
+}
+
+export async function findLiveCharge(q: Queryable, txid: string): Promise<LivePayment | undefined> {
+  const { rows } = await q.query<LivePayment>(
+    `SELECT ${COLUMNS} FROM payments WHERE pix_txid = $1 AND environment = 'live' AND kind = 'pix_cash_in'`,
+    [txid],
+  );
+  return rows[0];
+}
+
+/** Live charges still waiting for their PIX, in id order after `after` (the poll's round-robin cursor). */
+export async function liveChargesAwaiting(
+  q: Queryable,
+  after: string,
+  limit: number,
+): Promise<(LivePayment & { pix_txid: string; expires_at: Date | null })[]> {
+  const { rows } = await q.query<LivePayment & { pix_txid: string; expires_at: Date | null }>(
+    `SELECT ${COLUMNS}, pix_txid, expires_at FROM payments
+      WHERE environment = 'live' AND kind = 'pix_cash_in' AND status = 'created' AND pix_txid IS NOT NULL
+        AND id > $1 ORDER BY id LIMIT $2`,
+    [after, limit],
+  );
+  return rows;
+}

@@ -1,0 +1,99 @@
+/**
+ * The postings each payment must have, by kind and status, read off the flows that write them
+ * (flows/outbound.ts, pix charge-payment and simulate, crypto deposits, rfq execute). A payment's
+ * journals are summarised as the net per account class and a journal count:
+ *   p:<kind>:<currency>          the payment's own party      o:…  any other party (split shares)
+ *   s:<kind>:<currency>:<network> a system account of the workspace
+ * Classes netting to zero are left out.
+ */
+import type { PaymentKind, PaymentStatus } from '../payments/schemas.ts';
+
+export interface PaymentLedger {
+  kind: PaymentKind;
+  status: PaymentStatus;
+  currency: string;
+  network: string | null;
+  amount: bigint;
+  fee: bigint;
+  /** rfq_settlement: metadata.target_amount_minor, target_currency, metadata.fee_currency. */
+  targetAmount: bigint | null;
+  targetCurrency: string | null;
+  feeCurrency: string | null;
+  journals: number;
+  nets: Map<string, bigint>;
+}
+
+const OUTBOUND = new Set<PaymentKind>(['pix_cash_out', 'pix_refund', 'crypto_send']);
+
+type Expected = { journals: number; nets: Record<string, bigint> /** classes not compared */; free?: RegExp };
+
+function expected(p: PaymentLedger): Expected | string {
+  const c = p.currency;
+  const total = p.amount + p.fee;
+  const fee = (currency: string): Record<string, bigint> =>
+    p.fee > 0n ? { [`s:fee_revenue:${currency}:`]: p.fee } : {};
+  if (OUTBOUND.has(p.kind)) {
+    const rail =
+      p.kind === 'crypto_send' ? `s:crypto_custody:${c}:${p.network ?? ''}` : 's:pix_settlement:BRL:';
+    if (p.status === 'created' || p.status === 'processing')
+      return { journals: 1, nets: { [`p:available:${c}`]: -total, [`p:locked:${c}`]: total } };
+    if (p.status === 'completed')
+      return { journals: 2, nets: { [`p:available:${c}`]: -total, [rail]: p.amount, ...fee(c) } };
+    if (p.status === 'failed') return { journals: 2, nets: {} };
+    return `an outgoing payment cannot be ${p.status}`;
+  }
+  if (p.kind === 'pix_cash_in') {
+    if (p.status === 'created' || p.status === 'expired') return { journals: 0, nets: {} };
+    if (p.status === 'completed' || p.status === 'refunded')
+      return {
+        journals: 1,
+        nets: { 's:pix_settlement:BRL:': -p.amount, [`*:available:${c}`]: p.amount - p.fee, ...fee(c) },
+      };
+    return `a charge cannot be ${p.status}`;
+  }
+  if (p.kind === 'crypto_deposit') {
+    if (p.status !== 'completed') return `a deposit cannot be ${p.status}`;
+    return {
+      journals: 1,
+      nets: { [`s:crypto_custody:${c}:${p.network ?? ''}`]: -p.amount, [`p:available:${c}`]: p.amount },
+    };
+  }
+  // rfq_settlement: born completed; the FX inventory legs follow from the journal balancing.
+  if (p.status !== 'completed') return `a conversion cannot be ${p.status}`;
+  if (p.targetAmount === null || !p.targetCurrency || !p.feeCurrency)
+    return 'a conversion without its target amount';
+  return {
+    journals: 1,
+    nets: {
+      [`p:available:${c}`]: -p.amount,
+      [`p:available:${p.targetCurrency}`]: p.targetAmount,
+      ...fee(p.feeCurrency),
+    },
+    free: /^s:fx_inventory:/,
+  };
+}
+
+/** What is wrong with a payment's postings, or undefined when they are exactly what its kind requires. */
+export function paymentLedgerProblem(p: PaymentLedger): string | undefined {
+  const rule = expected(p);
+  if (typeof rule === 'string') return rule;
+  if (p.journals !== rule.journals)
+    return `${p.journals} journals, ${p.kind} ${p.status} needs ${rule.journals}`;
+  const actual = new Map<string, bigint>();
+  for (const [cls, net] of p.nets) {
+    if (rule.free?.test(cls)) continue;
+    // A charge's net may be shared by a payment link's split: its own party and others together.
+    const key = p.kind === 'pix_cash_in' && /^[po]:available:/.test(cls) ? `*:${cls.slice(2)}` : cls;
+    actual.set(key, (actual.get(key) ?? 0n) + net);
+  }
+  const want = new Map(Object.entries(rule.nets).filter(([, net]) => net !== 0n));
+  for (const [cls, net] of actual) if (net === 0n) actual.delete(cls);
+  const describe = (m: Map<string, bigint>) =>
+    [...m]
+      .map(([k, v]) => `${k}=${v}`)
+      .sort()
+      .join(', ') || 'nothing';
+  if (describe(actual) !== describe(want))
+    return `postings net ${describe(actual)}; expected ${describe(want)}`;
+  return undefined;
+}

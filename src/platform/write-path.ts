@@ -1,0 +1,25 @@
+import type { FastifyRequest } from 'fastify';
+import { GroupCommit } from '../db/group-commit.ts';
+import type { Tx } from '../db/types.ts';
+import type { Deps } from './context.ts';
+import { runIdempotentWrite, type WriteRunner } from './idempotency.ts';
+
+/**
+ * request.write: one transaction per request, with its Idempotency-Key record. A route marked
+ * `groupCommit` (a money-moving create whose function only touches the database) instead shares a
+ * transaction with the concurrent writes of the same workspace, each in its own savepoint
+ * (src/db/group-commit.ts); its caller is answered once that shared transaction has committed.
+ */
+export function writePath(deps: Deps) {
+  const lanes = deps.config.groupCommitLanes;
+  const group = lanes > 0 ? new GroupCommit(deps.db, { lanes }) : undefined;
+  return function write<T>(this: FastifyRequest, fn: (tx: Tx) => Promise<T>): Promise<T> {
+    this.usedWrite = true;
+    const workspaceId = this.caller?.workspaceId;
+    if (!group || !workspaceId || this.routeOptions.config.groupCommit !== true) {
+      return runIdempotentWrite(deps, this, fn);
+    }
+    const run: WriteRunner = (write, options) => group.run(workspaceId, write, options);
+    return runIdempotentWrite(deps, this, fn, run, true);
+  };
+}

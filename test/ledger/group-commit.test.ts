@@ -1,0 +1,177 @@
+/**
+ * Group commit (src/db/group-commit.ts): concurrent writes share a transaction, each in its own
+ * savepoint; a refused one rolls back alone; nobody is answered before the shared COMMIT, and when the
+ * COMMIT fails every write of the batch fails and none of them is in the database.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GroupCommit } from '../../src/db/group-commit.ts';
+import type { Database, Tx } from '../../src/db/types.ts';
+import { balanceOf, partyAccount, systemAccount } from '../../src/ledger/accounts.ts';
+import { InsufficientBalanceError, type JournalInput, postJournal } from '../../src/ledger/ledger.ts';
+import { createTestDatabase } from '../support/database.ts';
+import { seedWorkspace } from './helpers.ts';
+
+const env = 'sandbox' as const;
+let db: Database;
+let workspaceId: string;
+let parties: string[];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  ({ workspaceId, parties } = await seedWorkspace(db, 2));
+  // A check only COMMIT runs: a row marked 'boom' makes the whole transaction fail at commit.
+  await db.exec(`
+    CREATE TABLE gc_probe (id serial PRIMARY KEY, tag text NOT NULL UNIQUE, xact bigint NOT NULL);
+    CREATE FUNCTION gc_probe_check() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF NEW.tag LIKE '%boom%' THEN RAISE EXCEPTION 'refused at commit'; END IF;
+      RETURN NULL;
+    END $$;
+    CREATE CONSTRAINT TRIGGER gc_probe_at_commit AFTER INSERT ON gc_probe
+      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION gc_probe_check();`);
+});
+afterAll(() => db.close());
+
+const account = (i: number) => partyAccount(workspaceId, env, parties[i]!, 'BRL');
+const settlement = () => systemAccount.pixSettlement(workspaceId, env);
+const journal = (
+  from: ReturnType<typeof account> | ReturnType<typeof settlement>,
+  to: ReturnType<typeof account>,
+  amount: bigint,
+): JournalInput => ({
+  workspaceId,
+  environment: env,
+  referenceType: 'test',
+  referenceId: 'batch',
+  postings: [
+    { account: from, direction: 'debit', amount },
+    { account: to, direction: 'credit', amount },
+  ],
+});
+
+// txid_current() is the top transaction's id, also inside a savepoint.
+const tag = (tx: Tx, value: string) =>
+  tx.query('INSERT INTO gc_probe (tag, xact) VALUES ($1, txid_current())', [value]);
+const tags = async (prefix: string) =>
+  (
+    await db.query<{ tag: string }>('SELECT tag FROM gc_probe WHERE tag LIKE $1 ORDER BY tag', [`${prefix}%`])
+  ).rows.map((row) => row.tag);
+/** Transactions that wrote the probe rows. */
+const transactionsOf = async (prefix: string) =>
+  (
+    await db.query<{ n: number }>('SELECT count(DISTINCT xact)::int AS n FROM gc_probe WHERE tag LIKE $1', [
+      `${prefix}%`,
+    ])
+  ).rows[0]!.n;
+
+describe('GroupCommit', () => {
+  it('commits concurrent writes of one key together, each answered with its own result', async () => {
+    const group = new GroupCommit(db, { lanes: 2 });
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        group.run(workspaceId, async (tx) => {
+          await tag(tx, `together-${String(i).padStart(2, '0')}`);
+          return i;
+        }),
+      ),
+    );
+    expect(results).toEqual(Array.from({ length: 40 }, (_, i) => i));
+    expect(await tags('together-')).toHaveLength(40);
+    // The first write commits alone; the 39 queued behind it share the next transaction.
+    expect(await transactionsOf('together-')).toBeLessThan(5);
+  });
+
+  it('rolls a refused write back alone: the rest of its batch commits', async () => {
+    const group = new GroupCommit(db, { lanes: 1 });
+    const before = await balanceOf(db, account(0));
+    const outcomes = await Promise.allSettled([
+      group.run('k', (tx) => postJournal(tx, journal(settlement(), account(0), 5n))),
+      // Writes something, then is refused: its write must go with it.
+      group.run('k', async (tx) => {
+        await tag(tx, 'alone-refused');
+        return postJournal(tx, journal(account(0), account(1), before + 6n));
+      }),
+      // A statement that fails in SQL (unique violation) leaves the batch's transaction usable.
+      group.run('k', async (tx) => {
+        await tag(tx, 'alone-kept');
+        await tag(tx, 'alone-kept');
+      }),
+      group.run('k', async (tx) => {
+        await tag(tx, 'alone-ok');
+        return postJournal(tx, journal(account(0), account(1), 1n));
+      }),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(InsufficientBalanceError);
+    expect((outcomes[2] as PromiseRejectedResult).reason).toMatchObject({ code: '23505' });
+    expect(await tags('alone-')).toEqual(['alone-ok']);
+    expect(await balanceOf(db, account(0))).toBe(before + 4n);
+  });
+
+  it('fails every write of a batch whose COMMIT fails, and keeps none of them', async () => {
+    const group = new GroupCommit(db, { lanes: 1 });
+    // The first runs alone while the others queue: they then share one batch, which fails at COMMIT.
+    const first = group.run('k', (tx) => tag(tx, 'commit-first'));
+    const batch = ['a', 'b', 'boom', 'c'].map((name) => group.run('k', (tx) => tag(tx, `commit-${name}`)));
+    await first;
+    const outcomes = await Promise.allSettled(batch);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected', 'rejected']);
+    expect(await tags('commit-')).toEqual(['commit-first']);
+  });
+
+  it('runs writes without savepoints side by side: a refusal is theirs alone, a SQL error fails the batch', async () => {
+    const group = new GroupCommit(db, { lanes: 1 });
+    const side = { savepoint: false };
+    const first = group.run('k', (tx) => tag(tx, 'side-first'), side);
+    const refused = await Promise.allSettled([
+      group.run('k', (tx) => tag(tx, 'side-a'), side),
+      group.run('k', (tx) => postJournal(tx, journal(account(1), account(0), 10n ** 15n)), side),
+      group.run('k', (tx) => tag(tx, 'side-b'), side),
+    ]);
+    await first;
+    expect(refused.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((refused[1] as PromiseRejectedResult).reason).toBeInstanceOf(InsufficientBalanceError);
+    expect(await tags('side-')).toEqual(['side-a', 'side-b', 'side-first']);
+
+    const blocker = group.run('k', (tx) => tag(tx, 'side-c'), side);
+    const failed = await Promise.allSettled([
+      group.run('k', (tx) => tag(tx, 'side-d'), side),
+      group.run('k', (tx) => tag(tx, 'side-a'), side), // unique violation: the transaction is aborted
+      group.run('k', (tx) => tag(tx, 'side-e'), side),
+    ]);
+    await blocker;
+    expect(failed.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(await tags('side-')).toEqual(['side-a', 'side-b', 'side-c', 'side-first']);
+  });
+
+  it('never overdraws: 200 debits of 1 against a balance of 100, exactly 100 succeed', async () => {
+    const group = new GroupCommit(db, { lanes: 4, maxBatch: 16 });
+    const payer = partyAccount(workspaceId, env, parties[0]!, 'USDT');
+    const custody = systemAccount.cryptoCustody(workspaceId, env, 'tron', 'USDT');
+    const move = (
+      from: typeof payer | typeof custody,
+      to: typeof payer | typeof custody,
+      amount: bigint,
+    ) => ({
+      ...journal(account(0), account(1), amount),
+      postings: [
+        { account: from, direction: 'debit' as const, amount },
+        { account: to, direction: 'credit' as const, amount },
+      ],
+    });
+    await group.run(workspaceId, (tx) => postJournal(tx, move(custody, payer, 100n)));
+    // Keys spread over every lane: batches of different lanes race for the same balance row.
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 200 }, (_, i) =>
+        group.run(`key-${i}`, (tx) =>
+          postJournal(tx, move(payer, systemAccount.feeRevenue(workspaceId, env, 'USDT'), 1n)),
+        ),
+      ),
+    );
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(100);
+    for (const o of outcomes) {
+      if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(InsufficientBalanceError);
+    }
+    expect(await balanceOf(db, payer)).toBe(0n);
+  });
+});

@@ -1,0 +1,418 @@
+/**
+ * A local PSP that speaks the Banco Central's API Pix (OAuth2 client credentials, cob, devolução,
+ * webhook) and Efí's payout API over HTTPS with client certificates required, so the live adapters
+ * are tested against the protocol and not against a double of our own interface. It keeps its state
+ * in memory, POSTs its callbacks to the URL registered by PUT /webhook/{chave} (+ "/pix", as the
+ * standard says), and can be told to fail, to answer slowly, or to expire its tokens.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import type { TLSSocket } from 'node:tls';
+import type { BcbSettings } from '../../../src/providers/pix/config.ts';
+import type { TestCerts } from './certs.ts';
+
+export const FAKE_CLIENT_ID = 'Client_Id_lastro';
+export const FAKE_CLIENT_SECRET = 'Client_Secret_lastro';
+export const FAKE_PIX_KEY = '0f3a6f1e-8d2b-4c5a-9e7f-1a2b3c4d5e6f';
+export const FAKE_WEBHOOK_SECRET = 'W3bh00kS3cr3tF0rT3st1ngOnly';
+const ISPB = '18236120';
+const PROBLEM = 'https://pix.bcb.gov.br/api/v2/error';
+
+interface FakeCob {
+  txid: string;
+  status: 'ATIVA' | 'CONCLUIDA';
+  valor: string;
+  chave: string;
+  expiracao: number;
+  pixCopiaECola: string;
+  locId: number;
+  pix: { endToEndId: string; txid: string; valor: string; chave: string; horario: string }[];
+}
+interface FakeRefund {
+  id: string;
+  rtrId: string;
+  valor: string;
+  status: 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO';
+  e2e: string;
+}
+interface FakePayout {
+  idEnvio: string;
+  e2eId: string;
+  valor: string;
+  chave: string;
+  status: 'EM_PROCESSAMENTO' | 'REALIZADO' | 'NAO_REALIZADO';
+}
+interface Failure {
+  method?: string;
+  path: RegExp;
+  status: number;
+  times: number;
+}
+
+const alnum = (n: number) => {
+  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  return Array.from(randomBytes(n), (byte) => chars[byte % chars.length]).join('');
+};
+const stamp = () => new Date().toISOString().replace(/[-:T]/g, '').slice(0, 12);
+export const fakeEndToEndId = (prefix = 'E') => `${prefix}${ISPB}${stamp()}${alnum(11)}`;
+
+export interface FakePsp {
+  /** https://127.0.0.1:port */
+  url: string;
+  /** Settings that point Lastro at this PSP with the test's client certificate. */
+  settings(webhookUrl: string, overrides?: Partial<BcbSettings>): BcbSettings;
+  /** The same as environment variables, for a server started as a child process. */
+  env(webhookUrl: string): Record<string, string>;
+  cobs: Map<string, FakeCob>;
+  refunds: Map<string, FakeRefund>;
+  payouts: Map<string, FakePayout>;
+  webhooks: Map<string, string>;
+  /** Every call: method and path, and how many access tokens were issued. */
+  calls: { method: string; path: string }[];
+  tokensIssued(): number;
+  /** The next `times` calls matching answer `status` (5xx: RFC 7807 body). */
+  failNext(failure: Omit<Failure, 'times'> & { times?: number }): void;
+  /** Answers every call this much later. */
+  delayMs: number;
+  /** Forgets every token issued: the next call with one gets 401. */
+  revokeTokens(): void;
+  /** A buyer pays the cob: it becomes CONCLUIDA with a new PIX, and the callback is POSTed (unless notify false). */
+  pay(txid: string, notify?: boolean): Promise<{ endToEndId: string; callback?: CallbackResult }>;
+  settleRefund(
+    id: string,
+    status: 'DEVOLVIDO' | 'NAO_REALIZADO',
+    notify?: boolean,
+  ): Promise<CallbackResult | undefined>;
+  settlePayout(
+    idEnvio: string,
+    status: 'REALIZADO' | 'NAO_REALIZADO',
+    notify?: boolean,
+  ): Promise<CallbackResult | undefined>;
+  /** POSTs a callback body to the registered webhook (+ "/pix"); `url` replaces it (a forged call). */
+  callback(body: unknown, url?: string): Promise<CallbackResult>;
+  close(): Promise<void>;
+}
+
+export interface CallbackResult {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: Lastro's JSON answer
+  body: any;
+}
+
+export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
+  const cobs = new Map<string, FakeCob>();
+  const refunds = new Map<string, FakeRefund>();
+  const payouts = new Map<string, FakePayout>();
+  const webhooks = new Map<string, string>();
+  const tokens = new Set<string>();
+  const calls: { method: string; path: string }[] = [];
+  const failures: Failure[] = [];
+  let issued = 0;
+  let locIds = 1000;
+
+  const send = (res: ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+  const problem = (res: ServerResponse, status: number, name: string, title: string, detail?: string) =>
+    send(res, status, { type: `${PROBLEM}/${name}`, title, status, ...(detail ? { detail } : {}) });
+  const efiError = (res: ServerResponse, status: number, nome: string, mensagem: string) =>
+    send(res, status, { nome, mensagem });
+
+  const cobView = (cob: FakeCob) => ({
+    calendario: { criacao: new Date().toISOString(), expiracao: cob.expiracao },
+    txid: cob.txid,
+    revisao: 0,
+    loc: { id: cob.locId, location: `pix.example.com/qr/v2/${cob.txid}`, tipoCob: 'cob' },
+    location: `pix.example.com/qr/v2/${cob.txid}`,
+    status: cob.status,
+    valor: { original: cob.valor },
+    chave: cob.chave,
+    pixCopiaECola: cob.pixCopiaECola,
+    ...(cob.pix.length ? { pix: cob.pix } : {}),
+  });
+  const refundView = (r: FakeRefund) => ({
+    id: r.id,
+    rtrId: r.rtrId,
+    valor: r.valor,
+    horario: { solicitacao: new Date().toISOString() },
+    status: r.status,
+  });
+  const payoutView = (p: FakePayout) => ({
+    endToEndId: p.e2eId,
+    idEnvio: p.idEnvio,
+    valor: p.valor,
+    chave: FAKE_PIX_KEY,
+    status: p.status,
+    horario: { solicitacao: new Date().toISOString() },
+    favorecido: { chave: p.chave },
+  });
+
+  async function route(req: IncomingMessage, res: ServerResponse, raw: string) {
+    const method = req.method ?? 'GET';
+    const path = new URL(req.url ?? '/', 'https://fake').pathname;
+    calls.push({ method, path });
+    const failure = failures.find(
+      (f) => f.times > 0 && f.path.test(path) && (!f.method || f.method === method),
+    );
+    if (failure) {
+      failure.times--;
+      return problem(res, failure.status, 'ServicoIndisponivel', 'Serviço indisponível');
+    }
+    if (method === 'POST' && path === '/oauth/token') {
+      const basic = Buffer.from(`${FAKE_CLIENT_ID}:${FAKE_CLIENT_SECRET}`).toString('base64');
+      const grant = raw.includes('client_credentials');
+      if (req.headers.authorization !== `Basic ${basic}` || !grant)
+        return efiError(res, 401, 'invalid_client', 'bad client');
+      const token = alnum(40);
+      tokens.add(token);
+      issued++;
+      return send(res, 200, {
+        access_token: token,
+        token_type: 'Bearer',
+        expires_in: 3600,
+        scope: 'cob.write pix.write',
+      });
+    }
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    if (!bearer || !tokens.has(bearer)) return problem(res, 401, 'AcessoNegado', 'Acesso negado');
+    // biome-ignore lint/suspicious/noExplicitAny: a request body read field by field
+    let body: any = {};
+    try {
+      body = raw ? JSON.parse(raw) : {};
+    } catch {
+      return problem(res, 400, 'RequisicaoInvalida', 'JSON inválido');
+    }
+    const cobPath = /^\/v2\/cob\/([^/]+)$/.exec(path);
+    if (cobPath) {
+      const txid = cobPath[1]!;
+      if (!/^[a-zA-Z0-9]{26,35}$/.test(txid))
+        return problem(res, 400, 'CobOperacaoInvalida', 'Cobrança inválida', 'txid');
+      if (method === 'GET') {
+        const cob = cobs.get(txid);
+        return cob
+          ? send(res, 200, cobView(cob))
+          : problem(res, 404, 'CobNaoEncontrado', 'Cobrança não encontrada');
+      }
+      if (method !== 'PUT') return problem(res, 405, 'RequisicaoInvalida', 'método');
+      if (cobs.has(txid))
+        return problem(res, 400, 'CobOperacaoInvalida', 'Cobrança inválida', 'txid já utilizado');
+      const valor = body?.valor?.original;
+      if (typeof valor !== 'string' || !/^\d{1,10}\.\d{2}$/.test(valor) || body.chave !== FAKE_PIX_KEY) {
+        return problem(res, 400, 'CobOperacaoInvalida', 'Cobrança inválida', 'valor.original ou chave');
+      }
+      const cob: FakeCob = {
+        txid,
+        status: 'ATIVA',
+        valor,
+        chave: body.chave,
+        expiracao: Number(body.calendario?.expiracao ?? 86400),
+        pixCopiaECola: `00020101021226830014br.gov.bcb.pix2561pix.example.com/qr/v2/${txid}5204000053039865802BR5913LASTRO FAKE PSP6009SAO PAULO62070503***6304ABCD`,
+        locId: locIds++,
+        pix: [],
+      };
+      cobs.set(txid, cob);
+      return send(res, 201, cobView(cob));
+    }
+    const refundPath = /^\/v2\/pix\/([^/]+)\/devolucao\/([^/]+)$/.exec(path);
+    if (refundPath) {
+      const [, e2e, id] = refundPath as unknown as [string, string, string];
+      const key = `${e2e}/${id}`;
+      if (method === 'GET') {
+        const found = refunds.get(key);
+        return found
+          ? send(res, 200, refundView(found))
+          : problem(res, 404, 'NaoEncontrado', 'Devolução não encontrada');
+      }
+      if (!/^[a-zA-Z0-9]{1,35}$/.test(id)) return problem(res, 400, 'PixDevolucaoInvalida', 'id inválido');
+      const existing = refunds.get(key);
+      if (existing) return send(res, 201, refundView(existing));
+      const received = [...cobs.values()].flatMap((cob) => cob.pix).find((pix) => pix.endToEndId === e2e);
+      if (!received) return problem(res, 404, 'PixNaoEncontrado', 'Pix não encontrado');
+      if (typeof body.valor !== 'string' || !/^\d{1,10}\.\d{2}$/.test(body.valor)) {
+        return problem(res, 400, 'PixDevolucaoInvalida', 'valor inválido');
+      }
+      const refund: FakeRefund = {
+        id,
+        rtrId: fakeEndToEndId('D'),
+        valor: body.valor,
+        status: 'EM_PROCESSAMENTO',
+        e2e,
+      };
+      refunds.set(key, refund);
+      return send(res, 201, refundView(refund));
+    }
+    const webhookPath = /^\/v2\/webhook\/([^/]+)$/.exec(path);
+    if (webhookPath && method === 'PUT') {
+      if (typeof body.webhookUrl !== 'string')
+        return problem(res, 400, 'WebhookOperacaoInvalida', 'webhookUrl');
+      webhooks.set(decodeURIComponent(webhookPath[1]!), body.webhookUrl);
+      return send(res, 200, {});
+    }
+    const payoutPath = /^\/v3\/gn\/pix\/([^/]+)$/.exec(path);
+    if (payoutPath && method === 'PUT') {
+      const idEnvio = payoutPath[1]!;
+      if (!/^[a-zA-Z0-9]{1,35}$/.test(idEnvio)) return efiError(res, 400, 'valor_invalido', 'idEnvio');
+      if (payouts.has(idEnvio)) return efiError(res, 409, 'id_envio_duplicado', 'idEnvio já utilizado');
+      if (body?.pagador?.chave !== FAKE_PIX_KEY || typeof body?.favorecido?.chave !== 'string') {
+        return efiError(res, 400, 'chave_invalida', 'pagador ou favorecido');
+      }
+      if (typeof body.valor !== 'string' || !/^\d{1,10}\.\d{2}$/.test(body.valor)) {
+        return efiError(res, 400, 'valor_invalido', 'valor');
+      }
+      const payout: FakePayout = {
+        idEnvio,
+        e2eId: fakeEndToEndId(),
+        valor: body.valor,
+        chave: body.favorecido.chave,
+        status: 'EM_PROCESSAMENTO',
+      };
+      payouts.set(idEnvio, payout);
+      return send(res, 201, {
+        idEnvio,
+        e2eId: payout.e2eId,
+        valor: payout.valor,
+        horario: { solicitacao: new Date().toISOString() },
+        status: payout.status,
+      });
+    }
+    const sentPath = /^\/v2\/gn\/pix\/enviados\/id-envio\/([^/]+)$/.exec(path);
+    if (sentPath && method === 'GET') {
+      const payout = payouts.get(sentPath[1]!);
+      return payout
+        ? send(res, 200, payoutView(payout))
+        : efiError(res, 404, 'envio_nao_encontrado', 'não encontrado');
+    }
+    return problem(res, 404, 'NaoEncontrado', `no route ${method} ${path}`);
+  }
+
+  const server: Server = createServer(
+    {
+      key: readFileSync(certs.serverKeyFile),
+      cert: readFileSync(certs.serverCertFile),
+      ca: readFileSync(certs.caFile),
+      requestCert: true,
+      rejectUnauthorized: true,
+    },
+    (req, res) => {
+      if (!(req.socket as TLSSocket).authorized) return problem(res, 401, 'AcessoNegado', 'certificado');
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const answer = () => void route(req, res, Buffer.concat(chunks).toString('utf8'));
+        if (fake.delayMs > 0) setTimeout(answer, fake.delayMs);
+        else answer();
+      });
+    },
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  const url = `https://127.0.0.1:${port}`;
+
+  async function callback(body: unknown, target?: string): Promise<CallbackResult> {
+    const registered = webhooks.get(FAKE_PIX_KEY);
+    const to = target ?? (registered ? `${registered}/pix` : undefined);
+    if (!to) throw new Error('no webhook registered for the key');
+    const res = await fetch(to, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  }
+
+  const fake: FakePsp = {
+    url,
+    settings: (webhookUrl, overrides = {}) => ({
+      baseUrl: `${url}/v2`,
+      tokenUrl: `${url}/oauth/token`,
+      payoutBaseUrl: url,
+      clientId: FAKE_CLIENT_ID,
+      clientSecret: FAKE_CLIENT_SECRET,
+      certFile: certs.clientCertFile,
+      keyFile: certs.clientKeyFile,
+      caFile: certs.caFile,
+      pixKey: FAKE_PIX_KEY,
+      webhookUrl,
+      webhookSecret: FAKE_WEBHOOK_SECRET,
+      timeoutMs: 3000,
+      ...overrides,
+    }),
+    env: (webhookUrl) => ({
+      PIX_PROVIDER: 'bcb',
+      PIX_BCB_BASE_URL: `${url}/v2`,
+      PIX_BCB_TOKEN_URL: `${url}/oauth/token`,
+      PIX_BCB_CLIENT_ID: FAKE_CLIENT_ID,
+      PIX_BCB_CLIENT_SECRET: FAKE_CLIENT_SECRET,
+      PIX_BCB_CERT_FILE: certs.clientCertFile,
+      PIX_BCB_KEY_FILE: certs.clientKeyFile,
+      PIX_BCB_CA_FILE: certs.caFile,
+      PIX_BCB_PIX_KEY: FAKE_PIX_KEY,
+      PIX_WEBHOOK_URL: webhookUrl,
+      PIX_WEBHOOK_SECRET: FAKE_WEBHOOK_SECRET,
+    }),
+    cobs,
+    refunds,
+    payouts,
+    webhooks,
+    calls,
+    tokensIssued: () => issued,
+    failNext: (failure) => failures.push({ ...failure, times: failure.times ?? 1 }),
+    delayMs: 0,
+    revokeTokens: () => tokens.clear(),
+    async pay(txid, notify = true) {
+      const cob = cobs.get(txid);
+      if (cob?.status !== 'ATIVA') throw new Error(`cob ${txid} cannot be paid`);
+      const pix = {
+        endToEndId: fakeEndToEndId(),
+        txid,
+        valor: cob.valor,
+        chave: cob.chave,
+        horario: new Date().toISOString(),
+      };
+      cob.pix.push(pix);
+      cob.status = 'CONCLUIDA';
+      return { endToEndId: pix.endToEndId, callback: notify ? await callback({ pix: [pix] }) : undefined };
+    },
+    async settleRefund(id, status, notify = true) {
+      const refund = [...refunds.values()].find((r) => r.id === id);
+      if (!refund) throw new Error(`no devolução ${id}`);
+      refund.status = status;
+      if (!notify) return undefined;
+      const pix = [...cobs.values()].flatMap((cob) => cob.pix).find((p) => p.endToEndId === refund.e2e)!;
+      return callback({ pix: [{ ...pix, devolucoes: [refundView(refund)] }] });
+    },
+    async settlePayout(idEnvio, status, notify = true) {
+      const payout = payouts.get(idEnvio);
+      if (!payout) throw new Error(`no payout ${idEnvio}`);
+      payout.status = status;
+      if (!notify) return undefined;
+      return callback({
+        pix: [
+          {
+            endToEndId: payout.e2eId,
+            valor: payout.valor,
+            chave: payout.chave,
+            horario: new Date().toISOString(),
+            status,
+            tipo: 'SOLICITACAO',
+            gnExtras: {
+              idEnvio,
+              ...(status === 'NAO_REALIZADO' ? { erro: { codigo: 'AC03', motivo: 'conta inválida' } } : {}),
+            },
+          },
+        ],
+      });
+    },
+    callback,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  return fake;
+}

@@ -1,0 +1,93 @@
+/**
+ * The sealer chains every committed journal per workspace, late ones included: a journal whose id
+ * sorts before journals already sealed (it committed later) gets the next link, and the chain checks.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDeps } from '../../src/deps.ts';
+import { partyAccount, systemAccount } from '../../src/ledger/accounts.ts';
+import { postJournal } from '../../src/ledger/ledger.ts';
+import { checkChains, sealJournals, uuidv7Floor } from '../../src/ledger/seal.ts';
+import { startTestApp, type TestContext } from '../support/app.ts';
+import { openWorkspace } from '../support/world.ts';
+
+let ctx: TestContext;
+let workspaceId: string;
+let partyId: string;
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+  const ws = await openWorkspace(ctx, 'Selos Ltda');
+  workspaceId = ws.owner.workspaceId;
+  partyId = ws.owner.defaultPartyId;
+});
+afterAll(() => ctx.close());
+
+/** A journal posted with a chosen id, as if its transaction had started at `ms`. */
+async function journalAt(ms: number): Promise<string> {
+  const id = uuidv7Floor(ms).replace(
+    /0{12}$/,
+    Math.floor(Math.random() * 1e12)
+      .toString(16)
+      .padStart(12, '0'),
+  );
+  await ctx.db.transaction(async (tx) => {
+    const posted = await postJournal(tx, {
+      workspaceId,
+      environment: 'sandbox',
+      referenceType: 'payment',
+      referenceId: 'late',
+      postings: [
+        { account: systemAccount.pixSettlement(workspaceId, 'sandbox'), direction: 'debit', amount: 10n },
+        { account: partyAccount(workspaceId, 'sandbox', partyId, 'BRL'), direction: 'credit', amount: 10n },
+      ],
+    });
+    // The journal id is the one thing a late commit changes: rewrite it before commit.
+    await tx.query(`SET LOCAL session_replication_role = replica`);
+    await tx.query('UPDATE ledger_postings SET journal_id = $2 WHERE journal_id = $1', [posted.id, id]);
+    await tx.query('UPDATE ledger_journals SET id = $2 WHERE id = $1', [posted.id, id]);
+  });
+  return id;
+}
+const sealAll = async (deps = ctx.deps) => {
+  while ((await sealJournals(deps)) > 0);
+};
+const linkOf = async (journalId: string) =>
+  (await ctx.db.query<{ seq: bigint }>('SELECT seq FROM ledger_seals WHERE journal_id = $1', [journalId]))
+    .rows[0]?.seq;
+
+describe('the ledger sealer', () => {
+  it('chains a journal that commits after a higher id was sealed, in seal order', async () => {
+    const now = Date.now();
+    const first = await journalAt(now);
+    await sealAll();
+    const late = await journalAt(now - 60_000);
+    expect(late < first).toBe(true);
+    await sealAll();
+    expect(await linkOf(late)).toBe((await linkOf(first))! + 1n);
+    const chain = await checkChains(ctx.db);
+    expect(chain).toMatchObject({ problems: 0, unsealed: 0 });
+  });
+
+  it('chains a straggler older than its window on the next full sweep', async () => {
+    const old = await journalAt(Date.now() - 3600_000);
+    await sealAll();
+    expect(await linkOf(old)).toBeUndefined();
+    // A new process (its first round is a full sweep) finds it.
+    await sealAll(createDeps(ctx.deps.config, ctx.db, { masterKey: 'aa'.repeat(32), clock: ctx.clock }));
+    expect(await linkOf(old)).toBeDefined();
+    expect(await checkChains(ctx.db)).toMatchObject({ problems: 0, unsealed: 0 });
+  });
+
+  it('finds a link removed or reordered behind its back', async () => {
+    await ctx.db.transaction(async (tx) => {
+      await tx.query(`SET LOCAL session_replication_role = replica`);
+      await tx.query(
+        `DELETE FROM ledger_seals WHERE workspace_id = $1 AND seq = (SELECT min(seq) + 1 FROM ledger_seals WHERE workspace_id = $1)`,
+        [workspaceId],
+      );
+    });
+    const chain = await checkChains(ctx.db);
+    expect(chain.problems).toBeGreaterThan(0);
+    expect(chain.broken[0]!.issue).toMatch(/gap/);
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * The dashboard's only way to the server: the public API, authenticated by the HttpOnly session
+ * cookie the login set (the page never sees the token), plus X-Workspace-Id on every /v1/{env} call.
+ */
+export type Env = 'sandbox' | 'live';
+
+export interface ErrorDetail {
+  field: string;
+  issue: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: ErrorDetail[] = [],
+  ) {
+    super(message);
+  }
+}
+
+interface Scope {
+  workspaceId: string | null;
+  env: Env;
+  subaccountId: string | null;
+}
+
+const scope: Scope = { workspaceId: null, env: 'sandbox', subaccountId: null };
+let onSignedOut: () => void = () => {};
+
+export function setScope(next: Partial<Scope>): void {
+  Object.assign(scope, next);
+}
+export const currentEnv = (): Env => scope.env;
+export function whenSignedOut(handler: () => void): void {
+  onSignedOut = handler;
+}
+
+/** The groups where X-Subaccount-Id is taken (the spec's rule 9); elsewhere the header is refused. */
+const ACTING =
+  /^\/(balances|account\/balances|wallets|payments|statement|crypto|pix|payment-links|rfq|simulate\/(pix|payments|crypto|quotes))([/?]|$)/;
+
+export interface CallOptions {
+  /** The authenticator code a 2FA session must send with a crypto send. */
+  otp?: string;
+  /** Money-moving creates carry one, so a double click or a retry never pays twice. */
+  idempotent?: boolean;
+}
+
+/** `path` is either /v1/auth/… or a path under /v1/{env} (e.g. "/payments?limit=20"). */
+export async function api<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  options: CallOptions = {},
+): Promise<T> {
+  const auth = path.startsWith('/v1/');
+  const url = auth ? path : `/v1/${scope.env}${path}`;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (!auth && scope.workspaceId) headers['x-workspace-id'] = scope.workspaceId;
+  if (!auth && scope.subaccountId && ACTING.test(path)) headers['x-subaccount-id'] = scope.subaccountId;
+  if (options.otp) headers['x-otp-code'] = options.otp;
+  if (options.idempotent) headers['idempotency-key'] = crypto.randomUUID();
+  const response = await fetch(url, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let parsed: { data?: T; error?: string; message?: string; details?: ErrorDetail[] } = {};
+  try {
+    parsed = text ? JSON.parse(text) : {};
+  } catch {
+    throw new ApiError(response.status, 'bad_response', `The server answered ${response.status}.`);
+  }
+  if (!response.ok) {
+    const error = new ApiError(
+      response.status,
+      parsed.error ?? 'unknown_error',
+      parsed.message ?? `The server answered ${response.status}.`,
+      parsed.details ?? [],
+    );
+    // A session that ended (expired, logged out elsewhere) sends the person back to the login form.
+    if (
+      !path.startsWith('/v1/auth/login') &&
+      ['invalid_credentials', 'missing_credentials'].includes(error.code)
+    )
+      onSignedOut();
+    throw error;
+  }
+  return parsed.data as T;
+}
+
+export const query = (params: Record<string, string | number | undefined | null>): string => {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
+  const text = search.toString();
+  return text ? `?${text}` : '';
+};
