@@ -106,6 +106,8 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // No answer (JSON, HTML page, not-found) may be sniffed into another type by a browser.
+    reply.header('x-content-type-options', 'nosniff');
     if (request.routeOptions.url) {
       request.log = request.log.child({ route: request.routeOptions.url });
       reply.log = request.log;
