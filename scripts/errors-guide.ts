@@ -56,6 +56,8 @@ const ADVICE: Record<ErrorCode, string> = {
   provider_unavailable:
     'Retry later with the same `Idempotency-Key` (the SDK retries 503 with backoff); nothing was moved.',
   database_unavailable: 'Retry with the same `Idempotency-Key` after `Retry-After` (the SDK does).',
+  overloaded:
+    'Retry with the same `Idempotency-Key` after `Retry-After` (the SDK does), and spread your writes.',
 };
 
 const SDK_CLASS: Record<number, string> = {

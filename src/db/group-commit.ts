@@ -37,6 +37,12 @@ export interface GroupCommitOptions {
    * request may use two (its own savepoint and the idempotent write's).
    */
   maxBatch?: number;
+  /** Requests a lane may hold waiting; past it a request is refused at once (503 overloaded). */
+  maxQueue?: number;
+  /** How long a request may wait for its batch; past it, it is refused before it runs (503 overloaded). */
+  maxWaitMs?: number;
+  /** Milliseconds since some epoch; tests pass a fake. */
+  now?: () => number;
 }
 
 export interface GroupWriteOptions {
@@ -56,6 +62,7 @@ interface Pending {
   fn: (tx: Tx) => Promise<unknown>;
   lockTimeoutMs: number;
   attempts: number;
+  queuedAt: number;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -68,6 +75,9 @@ export class GroupCommit {
   private readonly queues: Pending[][];
   private readonly running: boolean[];
   private readonly maxBatch: number;
+  private readonly maxQueue: number;
+  private readonly maxWaitMs: number;
+  private readonly now: () => number;
 
   constructor(
     private readonly db: Database,
@@ -77,11 +87,15 @@ export class GroupCommit {
     this.queues = Array.from({ length: lanes }, () => []);
     this.running = Array.from({ length: lanes }, () => false);
     this.maxBatch = Math.max(1, options.maxBatch ?? 32);
+    this.maxQueue = Math.max(1, options.maxQueue ?? 2048);
+    this.maxWaitMs = Math.max(1, options.maxWaitMs ?? 10_000);
+    this.now = options.now ?? Date.now;
   }
 
   /** Runs fn in the next batch of key's lane; resolves once that batch has committed. */
   run<T>(key: string, fn: (tx: Tx) => Promise<T>, options: GroupWriteOptions = {}): Promise<T> {
     const lane = laneOf(key, this.queues.length);
+    if (this.queues[lane]!.length >= this.maxQueue) return Promise.reject(overloaded());
     return new Promise<T>((resolve, reject) => {
       this.queues[lane]!.push({
         lane,
@@ -89,6 +103,7 @@ export class GroupCommit {
         fn,
         lockTimeoutMs: Math.max(0, Math.trunc(options.lockTimeoutMs ?? 0)),
         attempts: 0,
+        queuedAt: this.now(),
         resolve: (value) => resolve(value as T),
         reject,
       });
@@ -98,7 +113,12 @@ export class GroupCommit {
 
   private drain(lane: number): void {
     const queue = this.queues[lane]!;
-    if (this.running[lane] || queue.length === 0) return;
+    if (this.running[lane]) return;
+    // A request that waited too long is refused before it runs: its caller has likely given up, and
+    // nothing of it was written. A retry of a deadlocked request keeps its first queuedAt.
+    const oldest = this.now() - this.maxWaitMs;
+    while (queue.length > 0 && queue[0]!.queuedAt < oldest) queue.shift()!.reject(overloaded());
+    if (queue.length === 0) return;
     this.running[lane] = true;
     const batch = queue.splice(0, this.maxBatch);
     void this.commit(batch)
@@ -174,6 +194,16 @@ async function runSideBySide(tx: Tx, items: Pending[]): Promise<Outcome[]> {
     return { ok: false, error: outcome.reason };
   });
 }
+
+const overloaded = () =>
+  new AppError(
+    'overloaded',
+    'Too many writes are waiting for this workspace; retry after the time in Retry-After.',
+    undefined,
+    {
+      'retry-after': '1',
+    },
+  );
 
 /** A stable lane for a key: the same workspace always lands on the same lane. */
 function laneOf(key: string, lanes: number): number {

@@ -37,6 +37,7 @@ export const ERROR_STATUS = {
   internal_error: 500,
   provider_unavailable: 503,
   database_unavailable: 503,
+  overloaded: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

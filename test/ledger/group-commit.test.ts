@@ -174,4 +174,38 @@ describe('GroupCommit', () => {
     }
     expect(await balanceOf(db, payer)).toBe(0n);
   });
+
+  it('refuses with 503 overloaded, writing nothing, past the lane queue bound or the wait limit', async () => {
+    let clock = 0;
+    const group = new GroupCommit(db, {
+      lanes: 1,
+      maxBatch: 2,
+      maxQueue: 3,
+      maxWaitMs: 1000,
+      now: () => clock,
+    });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const first = group.run(workspaceId, async (tx) => {
+      await tag(tx, 'bound-first');
+      await gate;
+    });
+    const queued = [1, 2, 3].map((i) => group.run(workspaceId, (tx) => tag(tx, `bound-queued-${i}`)));
+    const over = group.run(workspaceId, (tx) => tag(tx, 'bound-over'));
+    await expect(over).rejects.toMatchObject({
+      code: 'overloaded',
+      status: 503,
+      headers: { 'retry-after': '1' },
+    });
+    clock = 5000; // the queued three waited past the limit while the first batch held the lane
+    release();
+    await first;
+    for (const q of queued) await expect(q).rejects.toMatchObject({ code: 'overloaded' });
+    expect(await tags('bound-')).toEqual(['bound-first']);
+    // The lane is free again.
+    await group.run(workspaceId, (tx) => tag(tx, 'bound-after'));
+    expect(await tags('bound-')).toEqual(['bound-after', 'bound-first']);
+  });
 });
