@@ -9,6 +9,7 @@ import { watchDeposits } from '../../src/modules/crypto/deposits.ts';
 import { EvmChainProvider } from '../../src/providers/chain/evm/provider.ts';
 import { runJobs } from '../../src/worker.ts';
 import { hasAnvil } from '../support/anvil.ts';
+import { expectBooksVerified } from '../support/books.ts';
 import {
   CONFIRMATIONS,
   evmConfigFor,
@@ -315,5 +316,11 @@ describe.skipIf(!hasAnvil)('live deposits', () => {
     ).toContainEqual([canonical, '9000000']);
     expect(deposits.some((p) => p.tx_hash === orphan)).toBe(false);
     expect(deposits.filter((p) => p.kind === 'crypto_deposit')).toHaveLength(2);
+  });
+});
+
+describe.skipIf(!hasAnvil)('the books after every live chain flow above', () => {
+  it('lastro verify finds nothing wrong and the seal chain covers every journal', async () => {
+    await expectBooksVerified(chain.ctx.deps);
   });
 });

@@ -10,6 +10,7 @@ import { pollLiveCharges } from '../../src/modules/pix/notifications/charge-poll
 import { pixWebhookRegistration } from '../../src/modules/pix/notifications/webhook-registration.ts';
 import { pixTransfers } from '../../src/modules/pix/transfers.ts';
 import { BcbPixProvider } from '../../src/providers/pix/bcb/provider.ts';
+import { expectBooksVerified } from '../support/books.ts';
 import { FAKE_PIX_KEY, FAKE_WEBHOOK_SECRET, fakeEndToEndId } from '../support/fakes/pix-psp.ts';
 import { CPF } from '../support/world.ts';
 import { liveWorkspace, pspIdOf, startLiveWorld } from './live-support.ts';
@@ -316,5 +317,11 @@ describe('live payouts (Efí)', () => {
     expect((await api.get(`/v1/live/payments/${id}`)).json().data.status).toBe('processing');
     await psp.settlePayout(pspIdOf(id), 'REALIZADO');
     expect(await ws.balances('live')).toMatchObject({ available: '8900', locked: '0' });
+  });
+});
+
+describe('the books after every live PIX flow above', () => {
+  it('lastro verify finds nothing wrong and the seal chain covers every journal', async () => {
+    await expectBooksVerified(world.deps);
   });
 });
