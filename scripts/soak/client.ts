@@ -19,7 +19,23 @@ export const stats = {
   noAnswer: 0,
   unavailable: 0,
   violations: [] as string[],
+  /** Milliseconds per call, by method and path with ids blanked out. */
+  latency: new Map<string, number[]>(),
 };
+
+const route = (method: string, path: string) =>
+  `${method} ${path.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, ':id').replace(/\/pay\/[^/]+/, '/pay/:slug')}`;
+
+/** p50 and p99 per route, slowest p99 first. */
+export function latencyReport(): string {
+  const at = (sorted: number[], q: number) =>
+    sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  return [...stats.latency]
+    .map(([name, all]) => ({ name, all: all.sort((a, b) => a - b) }))
+    .sort((a, b) => at(b.all, 0.99) - at(a.all, 0.99))
+    .map(({ name, all }) => `  ${name}: ${all.length} calls, p50 ${at(all, 0.5)} ms, p99 ${at(all, 0.99)} ms`)
+    .join('\n');
+}
 
 export function violation(message: string): void {
   stats.violations.push(message);
@@ -36,6 +52,13 @@ export async function call(
   headers: Record<string, string> = {},
 ): Promise<Answer> {
   stats.calls++;
+  const began = Date.now();
+  const timed = () => {
+    const key = route(method, path);
+    const list = stats.latency.get(key) ?? [];
+    list.push(Date.now() - began);
+    stats.latency.set(key, list);
+  };
   try {
     const res = await fetch(`${base}${path}`, {
       method,
@@ -49,6 +72,7 @@ export async function call(
       signal: AbortSignal.timeout(30_000),
     });
     const text = await res.text();
+    timed();
     let parsed: unknown = null;
     try {
       parsed = text ? JSON.parse(text) : null;

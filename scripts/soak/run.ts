@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { stats, violation } from './client.ts';
+import { latencyReport, stats, violation } from './client.ts';
 import { finalChecks } from './final-checks.ts';
 import { runFuzz } from './fuzz.ts';
 import { freePort } from './net.ts';
@@ -148,6 +148,7 @@ async function main() {
     cluster.stop();
   }
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+  console.log(`soak: latency per route (answered calls)\n${latencyReport()}`);
   console.log(
     `soak: ${opts.fuzz ? 'fuzz' : `operations ${counts.operations}`}, calls ${stats.calls}, retries ${stats.retries}, ` +
       `kills ${counts.kills}, restarts ${counts.restarts}, 503s ${stats.unavailable}, no answer ${stats.noAnswer}, ` +
