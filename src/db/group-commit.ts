@@ -63,6 +63,8 @@ interface Pending {
   lockTimeoutMs: number;
   attempts: number;
   queuedAt: number;
+  /** Refuses it once it waited maxWaitMs, even while its lane is held by a batch that does not end. */
+  timer?: ReturnType<typeof setTimeout>;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -97,7 +99,7 @@ export class GroupCommit {
     const lane = laneOf(key, this.queues.length);
     if (this.queues[lane]!.length >= this.maxQueue) return Promise.reject(overloaded());
     return new Promise<T>((resolve, reject) => {
-      this.queues[lane]!.push({
+      const item: Pending = {
         lane,
         savepoint: options.savepoint ?? true,
         fn,
@@ -106,7 +108,16 @@ export class GroupCommit {
         queuedAt: this.now(),
         resolve: (value) => resolve(value as T),
         reject,
-      });
+      };
+      const queue = this.queues[lane]!;
+      item.timer = setTimeout(() => {
+        const at = queue.indexOf(item);
+        if (at < 0) return; // already taken into a batch
+        queue.splice(at, 1);
+        item.reject(overloaded());
+      }, this.maxWaitMs);
+      item.timer.unref?.();
+      queue.push(item);
       this.drain(lane);
     });
   }
@@ -117,10 +128,15 @@ export class GroupCommit {
     // A request that waited too long is refused before it runs: its caller has likely given up, and
     // nothing of it was written. A retry of a deadlocked request keeps its first queuedAt.
     const oldest = this.now() - this.maxWaitMs;
-    while (queue.length > 0 && queue[0]!.queuedAt < oldest) queue.shift()!.reject(overloaded());
+    while (queue.length > 0 && queue[0]!.queuedAt < oldest) {
+      const stale = queue.shift()!;
+      clearTimeout(stale.timer);
+      stale.reject(overloaded());
+    }
     if (queue.length === 0) return;
     this.running[lane] = true;
     const batch = queue.splice(0, this.maxBatch);
+    for (const item of batch) clearTimeout(item.timer);
     void this.commit(batch)
       .catch((error) => {
         for (const item of batch) item.reject(error);

@@ -92,10 +92,20 @@ export function dropCommitHooksSince(tx: Tx, mark: number): void {
   onCommit.get(tx)?.splice(mark);
 }
 
-/** Called by the drivers right after COMMIT. */
+/**
+ * Called by the drivers right after COMMIT. A hook that throws must not turn a durable commit into a
+ * reported failure (nor make the driver roll back a connection already handed back): it is skipped.
+ */
 export function committed(tx: Tx): void {
-  for (const fn of onCommit.get(tx) ?? []) fn();
+  const hooks = onCommit.get(tx) ?? [];
   onCommit.delete(tx);
+  for (const fn of hooks) {
+    try {
+      fn();
+    } catch {
+      // best effort (a metric): the transaction has committed whatever it says
+    }
+  }
 }
 
 const RETRYABLE = new Set(['40001', '40P01']);

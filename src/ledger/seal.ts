@@ -124,8 +124,12 @@ export async function checkChains(q: Queryable, maxReported = 100): Promise<Chai
     if (report.problems++ < maxReported)
       report.broken.push({ workspaceId, seq: String(seq), journalId, issue });
   };
-  const { rows: heads } = await q.query<{ workspace_id: string; seq: bigint; hash: string }>(
-    'SELECT workspace_id, seq, hash FROM ledger_seal_heads ORDER BY workspace_id',
+  // Every workspace with a head or a link: links whose head is gone are checked (and reported) too.
+  const { rows: heads } = await q.query<{ workspace_id: string; seq: bigint | null; hash: string | null }>(
+    `SELECT w.workspace_id, h.seq, h.hash
+       FROM (SELECT workspace_id FROM ledger_seal_heads UNION SELECT workspace_id FROM ledger_seals) w
+       LEFT JOIN ledger_seal_heads h ON h.workspace_id = w.workspace_id
+      ORDER BY w.workspace_id`,
   );
   for (const head of heads) {
     report.workspaces++;
@@ -157,7 +161,8 @@ export async function checkChains(q: Queryable, maxReported = 100): Promise<Chai
       if (rows.length < 5000) break;
       after = rows.at(-1)!.seq;
     }
-    if (expected - 1n !== head.seq || previous !== head.hash)
+    if (head.seq === null) problem(head.workspace_id, expected - 1n, null, 'links without their head');
+    else if (expected - 1n !== head.seq || previous !== head.hash)
       problem(head.workspace_id, head.seq, null, 'head does not match the last link');
   }
   const { rows } = await q.query<{ n: bigint }>(

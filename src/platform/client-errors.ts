@@ -47,6 +47,7 @@ export function answerClientError(this: FastifyInstance, error: Error & { code?:
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       `X-Request-Id: ${requestId}\r\n` +
+      'X-Content-Type-Options: nosniff\r\n' +
       'Connection: close\r\n\r\n' +
       body,
   );
@@ -56,5 +57,7 @@ export function answerClientError(this: FastifyInstance, error: Error & { code?:
 /** Fastify's frameworkErrors (a path with broken percent-encoding): the usual error path, request id included. */
 export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   reply.header('x-request-id', request.id);
+  // Runs before the onRequest hooks, which set it on every other answer.
+  reply.header('x-content-type-options', 'nosniff');
   return sendError(error, request, reply);
 }

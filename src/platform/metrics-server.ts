@@ -33,7 +33,13 @@ export async function startMetricsServer(options: {
   const registry = Registry.merge([metricsRegistry, databaseMetrics(options.db)]);
   const server = createServer((request, response) => {
     const send = (status: number, type: string, body: string) =>
-      response.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' }).end(body);
+      response
+        .writeHead(status, {
+          'content-type': type,
+          'cache-control': 'no-store',
+          'x-content-type-options': 'nosniff',
+        })
+        .end(body);
     const json = (status: number, body: unknown) => send(status, 'application/json', JSON.stringify(body));
     const path = (request.url ?? '/').split('?')[0];
     if (request.method !== 'GET')

@@ -90,7 +90,7 @@ export function paymentEventsSql(): { sql: string; params: unknown[] } {
     params: [types, pairs],
     sql: `WITH ev AS (
         SELECT e.workspace_id, e.environment, e.payload->'data'->'object'->>'id' AS payment_id, substr(e.type, 9) AS status,
-               count(*) AS n, bool_and(e.payload->'data'->'object'->>'status' = substr(e.type, 9)) AS consistent
+               count(*) AS n, bool_and(coalesce(e.payload->'data'->'object'->>'status' = substr(e.type, 9), false)) AS consistent
           FROM events e WHERE e.type = ANY($1::text[]) GROUP BY 1, 2, 3, 4)
       SELECT ev.payment_id AS subject, 'event payment.' || ev.status || CASE
                WHEN x.id IS NULL THEN ' of no payment of its workspace'
