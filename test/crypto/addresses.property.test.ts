@@ -3,7 +3,6 @@
  * family is accepted and normalised to one spelling; an address of another family is 400
  * invalid_address naming both; the network is checked first.
  */
-import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkAddress } from '../../src/modules/wallets/service.ts';
@@ -57,19 +56,40 @@ describe('checkAddress', () => {
 
   it('refuses any single-character change of a Tron or mixed-case EVM address (checksums)', () => {
     fc.assert(
-      fc.property(fc.constantFrom('tron', 'evm') as fc.Arbitrary<'tron' | 'evm'>, fc.nat(), (of, at) => {
-        const address = addressOf[of](randomBytes(32));
-        const network = of === 'tron' ? 'tron' : 'polygon';
-        const i = (of === 'evm' ? 2 : 1) + (at % (address.length - (of === 'evm' ? 2 : 1)));
-        const c = address[i]!;
-        const swapped =
-          of === 'evm' ? (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()) : c === 'A' ? 'B' : 'A';
-        fc.pre(swapped !== c);
-        const changed = address.slice(0, i) + swapped + address.slice(i + 1);
-        expect(failure(() => checkAddress(network, changed)).code).toBe('invalid_address');
-      }),
+      fc.property(
+        fc.constantFrom('tron', 'evm') as fc.Arbitrary<'tron' | 'evm'>,
+        fc.nat(),
+        bytes(32),
+        (of, at, raw) => {
+          const address = addressOf[of](raw);
+          const network = of === 'tron' ? 'tron' : 'polygon';
+          const i = (of === 'evm' ? 2 : 1) + (at % (address.length - (of === 'evm' ? 2 : 1)));
+          const c = address[i]!;
+          const swapped =
+            of === 'evm'
+              ? c === c.toLowerCase()
+                ? c.toUpperCase()
+                : c.toLowerCase()
+              : c === 'A'
+                ? 'B'
+                : 'A';
+          fc.pre(swapped !== c);
+          const changed = address.slice(0, i) + swapped + address.slice(i + 1);
+          // Flipping the only letter of its case leaves a single-case EVM address: by EIP-55 one without
+          // a checksum, accepted (the next test). CI drew one (seed -1132329020, unseeded bytes then).
+          const hex = changed.slice(2);
+          fc.pre(of === 'tron' || (hex !== hex.toLowerCase() && hex !== hex.toUpperCase()));
+          expect(failure(() => checkAddress(network, changed)).code).toBe('invalid_address');
+        },
+      ),
       { numRuns: 300 },
     );
+  });
+
+  it('accepts a single-case EVM address (no checksum to check) and answers its checksummed spelling', () => {
+    const checksummed = addressOf.evm(new Uint8Array(32).fill(0xab));
+    expect(checkAddress('polygon', checksummed.toLowerCase())).toBe(checksummed);
+    expect(checkAddress('polygon', `0x${checksummed.slice(2).toUpperCase()}`)).toBe(checksummed);
   });
 
   it('an unknown network is unsupported_network, whatever the address', () => {
