@@ -23,6 +23,7 @@ import type { Database } from '../../src/db/types.ts';
 import { createDeps } from '../../src/deps.ts';
 import { type LoadTarget, runLoad } from '../http-load.ts';
 import { scratchDatabase, serverAnswers } from '../scratch.ts';
+import { describeServerClock, startServerClock } from '../server-clock.ts';
 import type { BenchPart, BenchRow } from '../table.ts';
 import { hasPgbench, pgbenchRunner } from './ledger.ts';
 
@@ -130,7 +131,9 @@ async function measure(
         scenario.id === 'payout-hot'
           ? [payout(merchants[0]!)]
           : merchants.map(scenario.id === 'payout-spread' ? payout : cashIn);
+      const clock = startServerClock();
       const result = await runLoad({ url, connections: CONNECTIONS, seconds, targets });
+      const serverTime = describeServerClock(clock.stop(), result['2xx'], result.duration);
       // Requests in flight when the load stops still commit: let them, then check the books.
       await new Promise((resolve) => setTimeout(resolve, 2000));
       const ok = await booksAddUp(db);
@@ -147,7 +150,7 @@ async function measure(
         p99Ms: result.latency.p99,
         note:
           `requests/s, ${result['2xx']} in ${result.duration.toFixed(1)} s, non-2xx ${result.non2xx}, ` +
-          `errors ${result.errors + result.timeouts}${ratio}` +
+          `errors ${result.errors + result.timeouts}${ratio}; ${serverTime}` +
           (ok ? '; books add up' : '; BOOKS DO NOT ADD UP'),
       });
     }

@@ -1,5 +1,6 @@
 /** The service as two child processes (API and worker) that the soak SIGKILLs and restarts. */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { violation } from './client.ts';
 
@@ -32,8 +33,11 @@ export function service(env: Record<string, string>, port: number): Service {
       env: fullEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+  // SOAK_SERVICE_LOG=FILE keeps everything the children print (a failure's request id leads there).
+  const logFile = process.env.SOAK_SERVICE_LOG;
   const keep = (chunk: Buffer) => {
     log = (log + chunk.toString()).slice(-20_000);
+    if (logFile) appendFileSync(logFile, chunk);
   };
   const kill = async (which: 'api' | 'worker') => {
     const child = children.get(which);

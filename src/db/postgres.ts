@@ -83,7 +83,11 @@ export function openPostgres(connectionString: string, max = 20): Database {
             (failure: Error) => failure,
           );
           release(rollbackError);
-          if (attempt < retries && isRetryable(error)) continue;
+          if (attempt < retries && isRetryable(error)) {
+            // Jittered, growing pause: two writers that deadlocked must not meet again in lockstep.
+            await new Promise((resolve) => setTimeout(resolve, (attempt + 1) * (5 + Math.random() * 20)));
+            continue;
+          }
           throw error;
         }
       }

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isConnectionError } from '../db/connection-errors.ts';
+import { isRetryable } from '../db/types.ts';
 import { AppError, type ErrorDetail, pgErrorCode } from './errors.ts';
 
 interface AjvIssue {
@@ -83,6 +84,17 @@ export function toAppError(error: FastifyError | AppError | Error, request: Fast
   if (isConnectionError(error)) {
     request.log.warn({ err: error }, 'database connection lost');
     return databaseUnavailable();
+  }
+  // A deadlock or serialization failure that outlived the transaction's retries is contention, not a
+  // defect: everything rolled back, the idempotency claim too, so the same request may come again.
+  if (isRetryable(error)) {
+    request.log.warn({ err: error }, 'write kept conflicting with concurrent writes');
+    return new AppError(
+      'overloaded',
+      'Concurrent writes to the same balances kept conflicting with this one; nothing was written. Retry after the time in Retry-After.',
+      undefined,
+      { 'retry-after': '1' },
+    );
   }
   if (fastifyError.statusCode === 429) {
     return new AppError('rate_limited', 'Too many requests; retry after the time in Retry-After.');
