@@ -7,18 +7,19 @@ import { readFileSync } from 'node:fs';
  * /proc/…/schedstat), which tells a busy event loop from one the other processes kept off the CPU.
  */
 export interface ServerClock {
-  stop(): { cpuMs: number; loopOnCpuMs: number; loopWaitingMs: number | undefined };
+  stop(): { cpuMs: number; loop: { onCpuMs: number; waitingMs: number } | undefined };
 }
 
-function mainThreadSchedstat(): [number, number] | undefined {
+/** ns on a core, ns runnable but waiting, timeslices; undefined where /proc has no such file. */
+function mainThreadSchedstat(): [number, number, number] | undefined {
   try {
-    const [run, wait] = readFileSync(`/proc/${process.pid}/task/${process.pid}/schedstat`, 'utf8')
+    const [run, wait, slices] = readFileSync(`/proc/${process.pid}/task/${process.pid}/schedstat`, 'utf8')
       .trim()
       .split(/\s+/)
       .map(Number);
-    return run === undefined || wait === undefined ? undefined : [run, wait];
+    return run === undefined || wait === undefined || slices === undefined ? undefined : [run, wait, slices];
   } catch {
-    return undefined; // not Linux, or schedstats off
+    return undefined; // not Linux
   }
 }
 
@@ -29,11 +30,14 @@ export function startServerClock(): ServerClock {
     stop() {
       const used = process.cpuUsage(cpu);
       const now = mainThreadSchedstat();
-      const loop = sched && now ? [(now[0] - sched[0]) / 1e6, (now[1] - sched[1]) / 1e6] : undefined;
+      // A kernel without sched_info prints zeros rather than failing: no timeslices counted, no figure.
+      const loop =
+        sched && now && now[2] > sched[2]
+          ? [(now[0] - sched[0]) / 1e6, (now[1] - sched[1]) / 1e6]
+          : undefined;
       return {
         cpuMs: (used.user + used.system) / 1000,
-        loopOnCpuMs: loop?.[0] ?? Number.NaN,
-        loopWaitingMs: loop?.[1],
+        loop: loop && { onCpuMs: loop[0]!, waitingMs: loop[1]! },
       };
     },
   };
@@ -51,8 +55,8 @@ export function describeServerClock(
 ): string {
   const share = (ms: number) => `${((100 * ms) / (loadSeconds * 1000)).toFixed(0)} %`;
   const loop =
-    clock.loopWaitingMs === undefined
+    clock.loop === undefined || loadSeconds <= 0
       ? ''
-      : `, event loop on a core ${share(clock.loopOnCpuMs)} and waiting for one ${share(clock.loopWaitingMs)}`;
+      : `, event loop on a core ${share(clock.loop.onCpuMs)} and waiting for one ${share(clock.loop.waitingMs)}`;
   return `server CPU ${(clock.cpuMs / Math.max(requests, 1)).toFixed(2)} ms a request${loop}`;
 }

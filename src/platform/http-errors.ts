@@ -85,13 +85,13 @@ export function toAppError(error: FastifyError | AppError | Error, request: Fast
     request.log.warn({ err: error }, 'database connection lost');
     return databaseUnavailable();
   }
-  // A deadlock or serialization failure that outlived the transaction's retries is contention, not a
-  // defect: everything rolled back, the idempotency claim too, so the same request may come again.
+  // A deadlock or serialization failure (after the transaction's retries, where it has them) is
+  // contention, not a defect: this request's transaction rolled back, its idempotency claim with it.
   if (isRetryable(error)) {
-    request.log.warn({ err: error }, 'write kept conflicting with concurrent writes');
+    request.log.warn({ err: error }, 'write conflicted with concurrent writes');
     return new AppError(
       'overloaded',
-      'Concurrent writes to the same balances kept conflicting with this one; nothing was written. Retry after the time in Retry-After.',
+      "This request's write conflicted with concurrent writes and was rolled back. Retry after the time in Retry-After with the same Idempotency-Key.",
       undefined,
       { 'retry-after': '1' },
     );
