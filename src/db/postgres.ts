@@ -15,12 +15,24 @@ import {
 
 pg.types.setTypeParser(20, (value) => BigInt(value));
 
+/**
+ * Every client keeps an 'error' listener for its whole life. pg-pool hands a released client to a
+ * waiting connect() while the same socket's chunk is still being parsed, with no listener until the
+ * waiter's continuation runs; an error message right behind the ReadyForQuery (PostgreSQL's fast stop
+ * sends one) then ended the process (soak, 2026-11-24). The client is then not queryable, so the
+ * waiter's first statement fails as a lost connection (503), as any other.
+ */
+export function guardPoolClients(pool: pg.Pool) {
+  pool.on('connect', (client) => client.on('error', () => {}));
+}
+
 export function openPostgres(connectionString: string, max = 20): Database {
   // Pipelining: a query issued while another is in flight on the same client is sent at once, not
   // after the answer (a group-commit savepoint travels with the request's first statement).
   const pool = new pg.Pool({ connectionString, max, pipeline: true } as pg.PoolConfig);
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  guardPoolClients(pool);
 
   const run = async <R>(client: pg.Pool | pg.PoolClient, text: string, params?: readonly unknown[]) => {
     const result = await client.query(text, toDriverParams(params));
