@@ -22,7 +22,7 @@ pg.types.setTypeParser(20, (value) => BigInt(value));
  * sends one) then ended the process (soak, 2026-11-24). The client is then not queryable, so the
  * waiter's first statement fails as a lost connection (503), as any other.
  */
-export function guardPoolClients(pool: pg.Pool) {
+function guardPoolClients(pool: pg.Pool) {
   pool.on('connect', (client) => client.on('error', () => {}));
 }
 
