@@ -3,11 +3,13 @@
  * event (57P01). pg-pool hands a released client to a waiting connect() inside the parse of the same
  * socket's chunk and takes its idle 'error' listener off; our transaction() adds its own only when
  * its `await pool.connect()` resumes. An ErrorResponse right behind the ReadyForQuery in that chunk
- * found no listener. Here the error is emitted in exactly that gap (a microtask queued at the
+ * found no listener. The handoff that happens mid-parse comes from a `db.query` (pool.query releases in
+ * its query callback) to a waiting transaction. Here the error is emitted in exactly that gap (a microtask queued at the
  * handoff runs before the waiter's continuation). Run with TEST_DATABASE_URL=postgres://….
  */
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { isConnectionError } from '../../src/db/connection-errors.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import { onRealPostgres } from '../support/database.ts';
 import { testServerUrl } from '../support/database-url.ts';
@@ -55,6 +57,34 @@ describe.skipIf(!onRealPostgres())('a client handed from one transaction to the 
     expect(outcomes[0]).toEqual({ status: 'fulfilled', value: 'first' });
     // The emitted error is synthetic (the socket is fine), so the second transaction runs to its end.
     expect(outcomes[1]).toEqual({ status: 'fulfilled', value: 2 });
+    expect(await db!.query<{ ok: number }>('SELECT 1 AS ok')).toMatchObject({ rows: [{ ok: 1 }] });
+  });
+
+  it('a client that really died in the gap fails the waiting transaction as a lost connection, not the process', async () => {
+    let armed = false;
+    pg.Pool.prototype.emit = function (this: pg.Pool, event: string | symbol, ...args: unknown[]) {
+      if (event === 'acquire' && armed) {
+        armed = false;
+        const client = args[0] as pg.PoolClient & { _handleErrorEvent(error: Error): void };
+        // pg's own path for a dead socket: not queryable any more, every query errored, 'error' emitted.
+        queueMicrotask(() => client._handleErrorEvent(new Error('Connection terminated unexpectedly')));
+      }
+      return originalEmit.call(this, event, ...args);
+    } as typeof pg.Pool.prototype.emit;
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const first = db!.transaction(async (tx) => {
+      await tx.query('SELECT 1');
+      await gate;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const second = db!.transaction((tx) => tx.query('SELECT 2'));
+    armed = true;
+    open();
+    const [, outcome] = await Promise.allSettled([first, second]);
+    expect(outcome.status).toBe('rejected');
+    expect(isConnectionError((outcome as PromiseRejectedResult).reason)).toBe(true);
+    // The dead client left the pool; the next statement gets a fresh connection.
     expect(await db!.query<{ ok: number }>('SELECT 1 AS ok')).toMatchObject({ rows: [{ ok: 1 }] });
   });
 });
