@@ -38,7 +38,9 @@ export async function startPrivateCluster(): Promise<PrivateCluster> {
   const data = path.join(dir, 'data');
   asPostgres('initdb', ['-D', data, '--auth=trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync']);
   const port = await freePort();
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200`;
+  // SOAK_PG_OPTIONS adds server settings, e.g. `-c shared_preload_libraries=pg_stat_statements`.
+  const extra = process.env.SOAK_PG_OPTIONS ?? '';
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200 ${extra}`;
   const ctlArgs = (args: string[]) => [
     '-u',
     'postgres',

@@ -1,5 +1,5 @@
 /**
- * `npm run soak [-- --ops N --minutes M --kills K --tenants T --clients C] [--fuzz --requests R]`
+ * `npm run soak [-- --ops N --minutes M --kills K --tenants T --clients C --endpoints E] [--fuzz --requests R]`
  *
  * A bank test on a private PostgreSQL cluster: tenants doing every money-moving operation over HTTP
  * from concurrent clients with idempotent retries and duplicates, while the API and the worker are
@@ -31,6 +31,7 @@ function options(argv: string[]) {
     kills: value('kills', 4),
     tenants: value('tenants', 3),
     clients: value('clients', 12),
+    endpoints: value('endpoints', 4),
     seed: value('seed', Date.now() % 1_000_000),
     fuzz: argv.includes('--fuzz'),
     requests: value('requests', 100_000),
@@ -94,7 +95,8 @@ async function main() {
       await runFuzz(app.base, opts.requests, opts.seed);
     } else {
       const tenants: Tenant[] = [];
-      for (let i = 0; i < opts.tenants; i++) tenants.push(await createTenant(app.base, i, receivers));
+      for (let i = 0; i < opts.tenants; i++)
+        tenants.push(await createTenant(app.base, i, receivers, opts.endpoints));
       const untilMs = started + opts.minutes * 60_000;
       const ctx: OpContext = { base: app.base, random, untilMs: untilMs + 60_000, acked: [] };
       let issued = 0;

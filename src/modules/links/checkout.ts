@@ -4,7 +4,6 @@
  * its checkout record, with the split in force at that moment, is written in the charge's own
  * transaction.
  */
-import QRCode from 'qrcode';
 import type { Tx } from '../../db/types.ts';
 import { formatAmount, parseAmount } from '../../ledger/currency.ts';
 import type { Caller, Deps } from '../../platform/context.ts';
@@ -12,6 +11,7 @@ import { AppError, invalidRequest, notFound } from '../../platform/errors.ts';
 import { type Ctx, systemContext } from '../../platform/request-context.ts';
 import type { PaymentView } from '../payments/schemas.ts';
 import { findPayment } from '../payments/service.ts';
+import { qrPngDataUrl } from '../pix/qr-image.ts';
 import { createCharge } from '../pix/service.ts';
 import {
   findCheckout,
@@ -123,7 +123,7 @@ export async function startCheckout(
   return {
     ...publicView(payment),
     pix_qr_code: payment.pix_qr_code!,
-    qr_code_png: await QRCode.toDataURL(payment.pix_qr_code!, { margin: 2, width: 320 }),
+    qr_code_png: qrPngDataUrl(payment.pix_qr_code!),
     expires_at: payment.expires_at!,
   };
 }

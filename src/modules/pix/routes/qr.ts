@@ -1,17 +1,17 @@
-import QRCode from 'qrcode';
 import { Type } from 'typebox';
 import type { Deps } from '../../../platform/context.ts';
 import { notFound } from '../../../platform/errors.ts';
 import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvIdParams, ErrorBody } from '../../../platform/schema.ts';
 import { getPayment } from '../../payments/service.ts';
+import { qrPng, qrSvg } from '../qr-image.ts';
 
 const FORMATS = {
   png: {
     type: 'image/png',
-    render: (text: string) => QRCode.toBuffer(text, { type: 'png', margin: 2, width: 320 }),
+    render: async (text: string) => qrPng(text),
   },
-  svg: { type: 'image/svg+xml', render: (text: string) => QRCode.toString(text, { type: 'svg', margin: 2 }) },
+  svg: { type: 'image/svg+xml', render: qrSvg },
 } as const;
 
 export default function route(app: App, deps: Deps) {

@@ -9,13 +9,16 @@ import { simulateExpire, simulateOutcome, simulatePay } from '../simulate.ts';
 // Sandbox PIX helpers count among the spec's pix routes: a parent funds and settles its sub-accounts too.
 const config = { auth: 'any', subaccount: true, record: 'payment', sandboxOnly: true } as const;
 const tags = ['sandbox'];
+// Paying only touches the database, so it joins its workspace's lane: outside it, its balance locks
+// could deadlock with that lane's batches.
+const payConfig = { ...config, groupCommit: true } as const;
 
 /** The four payment helpers of API.md: pay, complete, fail, expire (sandbox only; live → 404). */
 export default function route(app: App, deps: Deps) {
   app.post(
     '/v1/:env/simulate/payments/:id/pay',
     {
-      config,
+      config: payConfig,
       schema: {
         tags,
         summary: 'A buyer pays this PIX charge',
