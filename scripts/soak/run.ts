@@ -34,6 +34,7 @@ function options(argv: string[]) {
     endpoints: value('endpoints', 4),
     seed: value('seed', Date.now() % 1_000_000),
     fuzz: argv.includes('--fuzz'),
+    socket: argv.includes('--socket'),
     requests: value('requests', 100_000),
   };
 }
@@ -62,7 +63,8 @@ async function main() {
   await admin.connect();
   await admin.query('CREATE DATABASE lastro_soak');
   await admin.end();
-  const databaseUrl = cluster.url.replace(/\/postgres$/, '/lastro_soak');
+  // --socket: the service reaches PostgreSQL over its Unix socket (TCP on loopback otherwise).
+  const databaseUrl = (opts.socket ? cluster.socketUrl : cluster.url).replace(/\/postgres(\?|$)/, '/lastro_soak$1');
   const port = await freePort();
   const app = service(
     {

@@ -34,6 +34,8 @@ export function isConnectionError(error: unknown): boolean {
   const { code, message, errors } = error as { code?: unknown; message?: unknown; errors?: unknown };
   if (typeof code === 'string') {
     if (SQLSTATES.has(code) || ERRNOS.has(code)) return true;
+    // A Unix socket's file is gone while its server is stopped.
+    if (code === 'ENOENT' && (error as { syscall?: unknown }).syscall === 'connect') return true;
     if (/^[0-9A-Z]{5}$/.test(code) && code.startsWith(SQLSTATE_CLASS)) return true;
   }
   if (typeof message === 'string' && MESSAGES.some((pattern) => pattern.test(message))) return true;
