@@ -64,7 +64,10 @@ async function main() {
   await admin.query('CREATE DATABASE lastro_soak');
   await admin.end();
   // --socket: the service reaches PostgreSQL over its Unix socket (TCP on loopback otherwise).
-  const databaseUrl = (opts.socket ? cluster.socketUrl : cluster.url).replace(/\/postgres(\?|$)/, '/lastro_soak$1');
+  const databaseUrl = (opts.socket ? cluster.socketUrl : cluster.url).replace(
+    /\/postgres(\?|$)/,
+    '/lastro_soak$1',
+  );
   const port = await freePort();
   const app = service(
     {
