@@ -8,13 +8,23 @@ import type { Tenant } from './world.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until(ms: number, done: () => Promise<boolean>): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await done()) return true;
+/**
+ * Waits for a backlog to reach zero. It may take as long as it keeps shrinking (a long run leaves a
+ * longer one); false once it has not shrunk for `stallMs`, or after an hour in all.
+ */
+async function drains(what: string, stallMs: number, count: () => Promise<number>): Promise<boolean> {
+  const began = Date.now();
+  let lowest = await count();
+  let lowestAt = began;
+  if (lowest > 0) console.log(`soak: waiting for ${lowest} ${what}`);
+  while (lowest > 0 && Date.now() - lowestAt < stallMs && Date.now() - began < 3_600_000) {
     await sleep(1000);
+    const now = await count();
+    if (now < lowest) [lowest, lowestAt] = [now, Date.now()];
   }
-  return done();
+  if (lowest > 0)
+    console.log(`soak: ${lowest} ${what} left after ${((Date.now() - began) / 1000).toFixed(0)} s`);
+  return lowest === 0;
 }
 
 export async function finalChecks(input: {
@@ -41,9 +51,9 @@ export async function finalChecks(input: {
       const path = `/v1/sandbox/simulate/payments/${row.id}/pay`;
       await idempotent(app.base, path, tenant.api, `final-${row.id}`, {}, Date.now() + 60_000);
     }
-    if (!(await until(240_000, async () => (await open()).length === 0)))
+    if (!(await drains('open payments', 240_000, async () => (await open()).length)))
       for (const row of await open())
-        violation(`payment ${row.kind} ${row.id} still open four minutes after the run`);
+        violation(`payment ${row.kind} ${row.id} still open: none closed for four minutes after the run`);
     const found = new Set<string>();
     for (let i = 0; i < acked.length; i += 50_000) {
       const ids = acked.slice(i, i + 50_000).map((a) => a.paymentId);
@@ -73,13 +83,13 @@ export async function finalChecks(input: {
       if (row?.n !== 1 || row.id !== a.paymentId)
         violation(`key ${a.key} (${a.operation}): ${row?.n ?? 0} payments, acknowledged ${a.paymentId}`);
     }
-    const sealed = await until(120_000, async () => {
+    const sealed = await drains('unsealed journals', 120_000, async () => {
       const { rows } = await db.query<{ n: number }>(
         'SELECT count(*)::int AS n FROM ledger_journals j WHERE NOT EXISTS (SELECT 1 FROM ledger_seals s WHERE s.journal_id = j.id)',
       );
-      return rows[0]!.n === 0;
+      return rows[0]!.n;
     });
-    if (!sealed) violation('journals left unsealed two minutes after the run');
+    if (!sealed) violation('journals left unsealed: none sealed for two minutes after the run');
     const verifyStarted = Date.now();
     const verify = await app.run(['verify', '--json']);
     const verifySeconds = ((Date.now() - verifyStarted) / 1000).toFixed(1);
@@ -114,15 +124,17 @@ async function webhookChecks(db: pg.Pool, tenants: Tenant[], receivers: Receiver
     t.endpoints.filter((e) => e.mode !== 'gone').map((e) => ({ tenant: t, ...e })),
   );
   const liveIds = live.map((e) => e.id);
-  const drained = await until(240_000, async () => {
+  const drained = await drains('webhook deliveries to live endpoints', 240_000, async () => {
     const { rows } = await db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = ANY($1) AND status <> 'delivered'`,
       [liveIds],
     );
-    return rows[0]!.n === 0;
+    return rows[0]!.n;
   });
   if (!drained)
-    violation('webhook deliveries to live endpoints still not delivered four minutes after the run');
+    violation(
+      'webhook deliveries to live endpoints not delivered: none delivered for four minutes after the run',
+    );
   const { rows: missing } = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM events e JOIN webhook_endpoints w ON w.workspace_id = e.workspace_id AND w.environment = e.environment
       WHERE w.id = ANY($1) AND e.created_at >= w.created_at
@@ -145,7 +157,7 @@ async function webhookChecks(db: pg.Pool, tenants: Tenant[], receivers: Receiver
       );
   }
   const { rows: gone } = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM webhook_endpoints WHERE id = ANY($1) AND (status <> 'disabled' OR disabled_reason <> 'gone')`,
+    `SELECT count(*)::int AS n FROM webhook_endpoints WHERE id = ANY($1) AND (status <> 'disabled' OR disabled_reason IS DISTINCT FROM 'gone')`,
     [tenants.flatMap((t) => t.endpoints.filter((e) => e.mode === 'gone').map((e) => e.id))],
   );
   if (gone[0]!.n) violation(`${gone[0]!.n} endpoints answering 410 were not disabled as gone`);

@@ -19,7 +19,7 @@ export interface Service {
 
 /** What a start that met the database stopped, starting or shutting down prints. */
 const DATABASE_DOWN =
-  /ECONNREFUSED|ECONNRESET|57P01|57P03|database system is (starting up|shutting down)|database_unavailable/;
+  /ECONNREFUSED|ECONNRESET|connect ENOENT|Connection terminated|57P01|57P03|database system is (starting up|shutting down)|database_unavailable/;
 
 export function service(env: Record<string, string>, port: number): Service {
   const children = new Map<'api' | 'worker', ChildProcess>();

@@ -1,5 +1,5 @@
 /**
- * `npm run soak [-- --ops N --minutes M --kills K --tenants T --clients C --endpoints E] [--fuzz --requests R]`
+ * `npm run soak [-- --ops N --minutes M --kills K --tenants T --clients C --endpoints E --socket] [--fuzz --requests R]`
  *
  * A bank test on a private PostgreSQL cluster: tenants doing every money-moving operation over HTTP
  * from concurrent clients with idempotent retries and duplicates, while the API and the worker are
@@ -17,13 +17,16 @@ import { OPERATIONS, type OpContext, runOperation } from './operations.ts';
 import { probeWhileDown, waitReady } from './outage.ts';
 import { startPrivateCluster } from './postgres.ts';
 import { service } from './processes.ts';
-import { startReceivers } from './receivers.ts';
+import { RECEIVER_MODES, startReceivers } from './receivers.ts';
 import { createTenant, type Tenant } from './world.ts';
 
 function options(argv: string[]) {
-  const value = (name: string, fallback: number) => {
+  const value = (name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) => {
     const at = argv.indexOf(`--${name}`);
-    return at >= 0 ? Number(argv[at + 1]) : fallback;
+    const number = at >= 0 ? Number(argv[at + 1]) : fallback;
+    if (!Number.isInteger(number) || number < min || number > max)
+      throw new Error(`--${name} takes a whole number from ${min} to ${max}`);
+    return number;
   };
   return {
     ops: value('ops', 2000),
@@ -31,7 +34,7 @@ function options(argv: string[]) {
     kills: value('kills', 4),
     tenants: value('tenants', 3),
     clients: value('clients', 12),
-    endpoints: value('endpoints', 4),
+    endpoints: value('endpoints', RECEIVER_MODES.length, 1, RECEIVER_MODES.length),
     seed: value('seed', Date.now() % 1_000_000),
     fuzz: argv.includes('--fuzz'),
     socket: argv.includes('--socket'),
@@ -102,6 +105,10 @@ async function main() {
       const tenants: Tenant[] = [];
       for (let i = 0; i < opts.tenants; i++)
         tenants.push(await createTenant(app.base, i, receivers, opts.endpoints));
+      const covered = new Set(tenants.flatMap((t) => t.endpoints.map((e) => e.mode)));
+      const missing = RECEIVER_MODES.filter((mode) => !covered.has(mode));
+      if (missing.length)
+        console.log(`soak: no endpoint is ${missing.join(', ')} (more --tenants or --endpoints)`);
       const untilMs = started + opts.minutes * 60_000;
       const ctx: OpContext = { base: app.base, random, untilMs: untilMs + 60_000, acked: [] };
       let issued = 0;

@@ -2,7 +2,7 @@
  * Found while moving the soak onto PostgreSQL's Unix socket (2026-11-24): a server that is stopped
  * removes its socket file, so connecting fails with ENOENT, which was not counted as "the database is
  * gone". Every request during a restart answered 500 instead of 503 database_unavailable with
- * Retry-After (and /ready would not have said why). Any DATABASE_URL with ?host=/a/socket/dir does it.
+ * Retry-After. Any DATABASE_URL with ?host=/a/socket/dir does it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -41,7 +41,7 @@ export function qrPng(text: string): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(width, 4);
-  header.set([1, 0, 0, 0, 0], 8); // bit depth 1, grayscale, deflate, no filter method, no interlace
+  header.set([1, 0, 0, 0, 0], 8); // bit depth 1, grayscale, deflate, filter method 0, no interlace
   return Buffer.concat([
     SIGNATURE,
     chunk('IHDR', header),
