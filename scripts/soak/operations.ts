@@ -104,7 +104,7 @@ export async function runOperation(ctx: OpContext, tenant: Tenant, operation: Op
       const body = { amount_minor: part.toString() };
       const { key, answer } = await keyed(ctx, tenant, `/v1/sandbox/payments/${charge.id}/refund`, body);
       if (answer.status !== 200) charge.left += part;
-      // Fully refunded charges leave the list, so it stays short however long the run.
+      // Fully refunded charges leave the list; it still grows with the run, as a refund takes only part.
       const at = tenant.paid.indexOf(charge);
       if (charge.left === 0n && at >= 0) tenant.paid.splice(at, 1);
       ack(ctx, tenant, operation, answer, key);
