@@ -11,8 +11,7 @@ import { AppError, invalidRequest, notFound } from '../../platform/errors.ts';
 import { type Ctx, systemContext } from '../../platform/request-context.ts';
 import type { PaymentView } from '../payments/schemas.ts';
 import { findPayment } from '../payments/service.ts';
-import { qrPngDataUrl } from '../pix/qr-image.ts';
-import { createCharge } from '../pix/service.ts';
+import { createCharge, qrPngDataUrl } from '../pix/service.ts';
 import {
   findCheckout,
   findLink,
