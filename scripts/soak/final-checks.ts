@@ -12,7 +12,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Waits for a backlog to reach zero. It may take as long as it keeps shrinking (a long run leaves a
  * longer one); false once it has not shrunk for `stallMs`, or after an hour in all.
  */
-async function drains(what: string, stallMs: number, count: () => Promise<number>): Promise<boolean> {
+async function drains(what: string, stallMs: number, count: () => Promise<number>): Promise<string | null> {
   const began = Date.now();
   let lowest = await count();
   let lowestAt = began;
@@ -22,9 +22,11 @@ async function drains(what: string, stallMs: number, count: () => Promise<number
     const now = await count();
     if (now < lowest) [lowest, lowestAt] = [now, Date.now()];
   }
-  if (lowest > 0)
-    console.log(`soak: ${lowest} ${what} left after ${((Date.now() - began) / 1000).toFixed(0)} s`);
-  return lowest === 0;
+  if (lowest === 0) return null;
+  const stalled = Date.now() - lowestAt >= stallMs;
+  const why = stalled ? `no progress for ${stallMs / 60_000} minutes` : 'still shrinking after an hour';
+  console.log(`soak: ${lowest} ${what} left after ${((Date.now() - began) / 1000).toFixed(0)} s: ${why}`);
+  return why;
 }
 
 export async function finalChecks(input: {
@@ -51,9 +53,16 @@ export async function finalChecks(input: {
       const path = `/v1/sandbox/simulate/payments/${row.id}/pay`;
       await idempotent(app.base, path, tenant.api, `final-${row.id}`, {}, Date.now() + 60_000);
     }
-    if (!(await drains('open payments', 240_000, async () => (await open()).length)))
+    const countOpen = async () =>
+      (
+        await db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM payments WHERE status IN ('created', 'processing')`,
+        )
+      ).rows[0]!.n;
+    const stillOpen = await drains('open payments', 240_000, countOpen);
+    if (stillOpen)
       for (const row of await open())
-        violation(`payment ${row.kind} ${row.id} still open: none closed for four minutes after the run`);
+        violation(`payment ${row.kind} ${row.id} still open after the run (${stillOpen})`);
     const found = new Set<string>();
     for (let i = 0; i < acked.length; i += 50_000) {
       const ids = acked.slice(i, i + 50_000).map((a) => a.paymentId);
@@ -89,7 +98,7 @@ export async function finalChecks(input: {
       );
       return rows[0]!.n;
     });
-    if (!sealed) violation('journals left unsealed: none sealed for two minutes after the run');
+    if (sealed) violation(`journals left unsealed after the run (${sealed})`);
     const verifyStarted = Date.now();
     const verify = await app.run(['verify', '--json']);
     const verifySeconds = ((Date.now() - verifyStarted) / 1000).toFixed(1);
@@ -124,17 +133,15 @@ async function webhookChecks(db: pg.Pool, tenants: Tenant[], receivers: Receiver
     t.endpoints.filter((e) => e.mode !== 'gone').map((e) => ({ tenant: t, ...e })),
   );
   const liveIds = live.map((e) => e.id);
-  const drained = await drains('webhook deliveries to live endpoints', 240_000, async () => {
+  const undelivered = await drains('webhook deliveries to live endpoints', 240_000, async () => {
     const { rows } = await db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = ANY($1) AND status <> 'delivered'`,
       [liveIds],
     );
     return rows[0]!.n;
   });
-  if (!drained)
-    violation(
-      'webhook deliveries to live endpoints not delivered: none delivered for four minutes after the run',
-    );
+  if (undelivered)
+    violation(`webhook deliveries to live endpoints not delivered after the run (${undelivered})`);
   const { rows: missing } = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM events e JOIN webhook_endpoints w ON w.workspace_id = e.workspace_id AND w.environment = e.environment
       WHERE w.id = ANY($1) AND e.created_at >= w.created_at

@@ -47,7 +47,7 @@ export const INVARIANTS: Record<string, string> = {
       FROM ledger_postings p JOIN ledger_journals j ON j.id = p.journal_id JOIN ledger_accounts a ON a.id = p.account_id
      WHERE a.workspace_id IS DISTINCT FROM j.workspace_id AND NOT a.legacy_shared`,
   // Two branches, not one OR: under an OR the NOT EXISTS ran once per journal, a scan of payments
-  // each time (quadratic; over 370,000 journals it had not ended after five minutes).
+  // each time (quadratic; over some 330,000 journals it had not ended after five minutes).
   orphan_journal: `SELECT j.id AS subject, 'journal of payment ' || j.reference_id || ' without its payment' AS detail
       FROM ledger_journals j
      WHERE j.reference_type = 'payment' AND NOT EXISTS (SELECT 1 FROM payments x
