@@ -22,25 +22,11 @@ describe.skipIf(!onRealPostgres())('a client handed from one transaction to the 
     await db?.close();
   });
 
-  it('survives an error event between the handoff and the waiter taking the client', async () => {
-    await db!.query('SELECT 1'); // the pool's one client exists
-    let armed = false;
-    let crashed: unknown;
-    pg.Pool.prototype.emit = function (this: pg.Pool, event: string | symbol, ...args: unknown[]) {
-      if (event === 'acquire' && armed) {
-        armed = false;
-        const client = args[0] as pg.PoolClient;
-        queueMicrotask(() => {
-          try {
-            client.emit('error', new Error('terminating connection due to administrator command'));
-          } catch (error) {
-            crashed = error; // an 'error' event nobody listens to throws: in the service, the process ends
-          }
-        });
-      }
-      return originalEmit.call(this, event, ...args);
-    } as typeof pg.Pool.prototype.emit;
-
+  /**
+   * Holds the pool's one client in a transaction, queues `second` behind it, then lets the first end:
+   * at that handoff `inGap` runs on the client in a microtask, before the waiter's continuation.
+   */
+  async function handOff<T>(second: () => Promise<T>, inGap: (client: pg.PoolClient) => void) {
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
     const first = db!.transaction(async (tx) => {
@@ -49,10 +35,32 @@ describe.skipIf(!onRealPostgres())('a client handed from one transaction to the 
       return 'first';
     });
     await new Promise((resolve) => setTimeout(resolve, 50)); // the first holds the pool's one client
-    const second = db!.transaction(async (tx) => (await tx.query<{ n: number }>('SELECT 2 AS n')).rows[0]!.n);
-    armed = true;
+    const waiting = second();
+    pg.Pool.prototype.emit = function (this: pg.Pool, event: string | symbol, ...args: unknown[]) {
+      if (event === 'acquire') {
+        pg.Pool.prototype.emit = originalEmit;
+        const client = args[0] as pg.PoolClient;
+        queueMicrotask(() => inGap(client));
+      }
+      return originalEmit.call(this, event, ...args);
+    } as typeof pg.Pool.prototype.emit;
     open();
-    const outcomes = await Promise.allSettled([first, second]);
+    return Promise.allSettled([first, waiting]);
+  }
+
+  it('survives an error event between the handoff and the waiter taking the client', async () => {
+    await db!.query('SELECT 1'); // the pool's one client exists
+    let crashed: unknown;
+    const outcomes = await handOff(
+      () => db!.transaction(async (tx) => (await tx.query<{ n: number }>('SELECT 2 AS n')).rows[0]!.n),
+      (client) => {
+        try {
+          client.emit('error', new Error('terminating connection due to administrator command'));
+        } catch (error) {
+          crashed = error; // an 'error' event nobody listens to throws: in the service, the process ends
+        }
+      },
+    );
     expect(crashed).toBeUndefined();
     expect(outcomes[0]).toEqual({ status: 'fulfilled', value: 'first' });
     // The emitted error is synthetic (the socket is fine), so the second transaction runs to its end.
@@ -61,27 +69,14 @@ describe.skipIf(!onRealPostgres())('a client handed from one transaction to the 
   });
 
   it('a client that really died in the gap fails the waiting transaction as a lost connection, not the process', async () => {
-    let armed = false;
-    pg.Pool.prototype.emit = function (this: pg.Pool, event: string | symbol, ...args: unknown[]) {
-      if (event === 'acquire' && armed) {
-        armed = false;
-        const client = args[0] as pg.PoolClient & { _handleErrorEvent(error: Error): void };
-        // pg's own path for a dead socket: not queryable any more, every query errored, 'error' emitted.
-        queueMicrotask(() => client._handleErrorEvent(new Error('Connection terminated unexpectedly')));
-      }
-      return originalEmit.call(this, event, ...args);
-    } as typeof pg.Pool.prototype.emit;
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    const first = db!.transaction(async (tx) => {
-      await tx.query('SELECT 1');
-      await gate;
-    });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const second = db!.transaction((tx) => tx.query('SELECT 2'));
-    armed = true;
-    open();
-    const [, outcome] = await Promise.allSettled([first, second]);
+    const [, outcome] = await handOff(
+      () => db!.transaction((tx) => tx.query('SELECT 2')),
+      // pg's own path for a dead socket: not queryable any more, every query errored, 'error' emitted.
+      (client) =>
+        (client as pg.PoolClient & { _handleErrorEvent(error: Error): void })._handleErrorEvent(
+          new Error('Connection terminated unexpectedly'),
+        ),
+    );
     expect(outcome.status).toBe('rejected');
     expect(isConnectionError((outcome as PromiseRejectedResult).reason)).toBe(true);
     // The dead client left the pool; the next statement gets a fresh connection.
