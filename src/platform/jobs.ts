@@ -41,8 +41,11 @@ export function jobRegistry(kinds: readonly AnyJobKind[]): JobRegistry {
 }
 
 const LEASE_MS = 60_000;
-/** A claim's jobs run one after another, each within HANDLER_TIMEOUT_MS: BATCH × timeout < lease. */
-const BATCH = 5;
+/**
+ * A claim's jobs run side by side, those of one subject one after another; a job whose turn comes
+ * too late to finish within the lease goes back unrun, so no claimed job outlives its lease.
+ */
+const BATCH = 16;
 const HANDLER_TIMEOUT_MS = 10_000;
 /** With the backoff capped at 5 min, 25 attempts span about 1 h 40 min before a job is parked. */
 export const MAX_JOB_ATTEMPTS = 25;
@@ -72,6 +75,14 @@ interface ClaimedJob {
   payload: object;
   attempts: number;
   run_at: Date;
+  subject_id: string | null;
+}
+
+/** One claim: its jobs share a lease token and a lease end. */
+interface Claim {
+  token: string;
+  leaseEnds: number;
+  handlerTimeoutMs: number;
 }
 
 class HandlerTimeout extends Error {}
@@ -85,9 +96,10 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
- * Claims due jobs under a lease and runs each outside any transaction. Returns how many ran.
- * Outcomes are written only while this claim's lease token still holds the job, so a worker whose
- * lease ran out (and whose job another worker took over) cannot overwrite the newer outcome.
+ * Claims due jobs under a lease and runs each outside any transaction. Returns how many were claimed.
+ * Jobs of different subjects run concurrently; a subject's jobs run in order of run_at. Outcomes are
+ * written only while this claim's lease token still holds the job, so a worker whose lease ran out
+ * (and whose job another worker took over) cannot overwrite the newer outcome.
  */
 export async function runDueJobs(
   deps: Deps,
@@ -96,7 +108,11 @@ export async function runDueJobs(
   options: { handlerTimeoutMs?: number } = {},
 ): Promise<number> {
   const now = deps.clock.now();
-  const token = newId();
+  const claim: Claim = {
+    token: newId(),
+    leaseEnds: now.getTime() + LEASE_MS,
+    handlerTimeoutMs: options.handlerTimeoutMs ?? HANDLER_TIMEOUT_MS,
+  };
   const { rows } = await deps.db.query<ClaimedJob>(
     `UPDATE jobs SET locked_until = $2, attempts = attempts + 1, lease_token = $5
       WHERE id IN (
@@ -104,56 +120,74 @@ export async function runDueJobs(
          WHERE done_at IS NULL AND run_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
            AND ($4::text[] IS NULL OR kind = ANY($4))
          ORDER BY run_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-      RETURNING id, kind, payload, attempts, run_at`,
-    [now, new Date(now.getTime() + LEASE_MS), BATCH, kinds ?? null, token],
+      RETURNING id, kind, payload, attempts, run_at, subject_id`,
+    [now, new Date(claim.leaseEnds), BATCH, kinds ?? null, claim.token],
   );
-  rows.sort((a, b) => a.run_at.getTime() - b.run_at.getTime());
-  for (const job of rows) {
-    const handler = registry.get(job.kind);
-    let outcome: JobOutcome;
-    let timedOut = false;
-    try {
-      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      outcome = await withTimeout(
-        handler.run(deps, job.payload),
-        options.handlerTimeoutMs ?? HANDLER_TIMEOUT_MS,
-      );
-    } catch (error) {
-      timedOut = error instanceof HandlerTimeout;
-      outcome = {
-        done: false,
-        retryAt: new Date(deps.clock.now().getTime() + backoffMs(job.attempts)),
-        reason: error instanceof Error ? error.message : String(error),
-      };
-    }
-    const at = deps.clock.now();
-    if (outcome.done) {
-      await deps.db.query(
-        'UPDATE jobs SET done_at = $2, locked_until = NULL WHERE id = $1 AND lease_token = $3',
-        [job.id, at, token],
-      );
-    } else if (outcome.wait) {
-      await deps.db.query(
-        `UPDATE jobs SET run_at = $2, locked_until = NULL, attempts = attempts - 1
-          WHERE id = $1 AND lease_token = $3`,
-        [job.id, outcome.retryAt, token],
-      );
-    } else if (job.attempts >= MAX_JOB_ATTEMPTS && !timedOut) {
-      // A timed-out handler may still be running (its provider call in flight), so a timeout never
-      // parks a job: only an attempt that really ended in failure counts toward parking.
-      await deps.db.query(
-        `UPDATE jobs SET done_at = $2, failed_at = $2, locked_until = NULL, last_error = $3
-          WHERE id = $1 AND lease_token = $4`,
-        [job.id, at, outcome.reason.slice(0, 500), token],
-      );
-    } else {
-      await deps.db.query(
-        'UPDATE jobs SET run_at = $2, locked_until = NULL, last_error = $3 WHERE id = $1 AND lease_token = $4',
-        [job.id, outcome.retryAt, outcome.reason.slice(0, 500), token],
-      );
-    }
+  const bySubject = new Map<string, ClaimedJob[]>();
+  for (const job of rows.sort((a, b) => a.run_at.getTime() - b.run_at.getTime())) {
+    const key = job.subject_id ?? job.id;
+    bySubject.set(key, [...(bySubject.get(key) ?? []), job]);
   }
+  const settled = await Promise.allSettled(
+    [...bySubject.values()].map(async (jobs) => {
+      for (const job of jobs) await runClaimedJob(deps, registry, claim, job);
+    }),
+  );
+  // Every group has ended before the round does, so the task never overlaps itself.
+  const failure = settled.find((result) => result.status === 'rejected');
+  if (failure) throw (failure as PromiseRejectedResult).reason;
   return rows.length;
+}
+
+async function runClaimedJob(deps: Deps, registry: JobRegistry, claim: Claim, job: ClaimedJob) {
+  const { token } = claim;
+  if (deps.clock.now().getTime() + claim.handlerTimeoutMs > claim.leaseEnds) {
+    await deps.db.query(
+      'UPDATE jobs SET locked_until = NULL, attempts = attempts - 1 WHERE id = $1 AND lease_token = $2',
+      [job.id, token],
+    );
+    return;
+  }
+  const handler = registry.get(job.kind);
+  let outcome: JobOutcome;
+  let timedOut = false;
+  try {
+    if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+    outcome = await withTimeout(handler.run(deps, job.payload), claim.handlerTimeoutMs);
+  } catch (error) {
+    timedOut = error instanceof HandlerTimeout;
+    outcome = {
+      done: false,
+      retryAt: new Date(deps.clock.now().getTime() + backoffMs(job.attempts)),
+      reason: error instanceof Error ? error.message : String(error),
+    };
+  }
+  const at = deps.clock.now();
+  if (outcome.done) {
+    await deps.db.query(
+      'UPDATE jobs SET done_at = $2, locked_until = NULL WHERE id = $1 AND lease_token = $3',
+      [job.id, at, token],
+    );
+  } else if (outcome.wait) {
+    await deps.db.query(
+      `UPDATE jobs SET run_at = $2, locked_until = NULL, attempts = attempts - 1
+        WHERE id = $1 AND lease_token = $3`,
+      [job.id, outcome.retryAt, token],
+    );
+  } else if (job.attempts >= MAX_JOB_ATTEMPTS && !timedOut) {
+    // A timed-out handler may still be running (its provider call in flight), so a timeout never
+    // parks a job: only an attempt that really ended in failure counts toward parking.
+    await deps.db.query(
+      `UPDATE jobs SET done_at = $2, failed_at = $2, locked_until = NULL, last_error = $3
+        WHERE id = $1 AND lease_token = $4`,
+      [job.id, at, outcome.reason.slice(0, 500), token],
+    );
+  } else {
+    await deps.db.query(
+      'UPDATE jobs SET run_at = $2, locked_until = NULL, last_error = $3 WHERE id = $1 AND lease_token = $4',
+      [job.id, outcome.retryAt, outcome.reason.slice(0, 500), token],
+    );
+  }
 }
 
 /** The worker task that runs the jobs of a registry. */

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from './context.ts';
 
-/** A round may legitimately take this long (a jobs batch is 5 × a 10 s handler timeout) before it counts as stalled. */
+/** A round may legitimately take this long (a jobs claim lasts at most its 60 s lease) before it counts as stalled. */
 const STALL_GRACE_MS = 120_000;
 
 export interface BackgroundTask {
