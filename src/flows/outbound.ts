@@ -56,6 +56,8 @@ export interface OutboundRail {
   /** Runs in the completing transaction (a refund marks its original refunded when whole). */
   afterCompleted?(tx: Tx, row: PaymentRow, at: Date): Promise<void>;
   pollDelayMs(deps: Deps, environment: Environment): number;
+  /** Which transfers' jobs must not run side by side (default: each payment's own, one by one). */
+  serialKey?(job: TransferJob): string;
 }
 
 export interface TransferJob {
@@ -256,8 +258,9 @@ export function outboundFlow(rail: OutboundRail): OutboundFlow {
   }
 
   const subject = (job: TransferJob) => job.paymentId;
-  const sendJob = defineJob<TransferJob>(`${rail.jobPrefix}.send`, { subject, run: send });
-  const pollJob = defineJob<TransferJob>(`${rail.jobPrefix}.poll`, { subject, run: poll });
+  const serialKey = rail.serialKey ?? subject;
+  const sendJob = defineJob<TransferJob>(`${rail.jobPrefix}.send`, { subject, serialKey, run: send });
+  const pollJob = defineJob<TransferJob>(`${rail.jobPrefix}.poll`, { subject, serialKey, run: poll });
   return {
     sendJob,
     pollJob,

@@ -11,19 +11,26 @@ export type JobOutcome =
 
 /**
  * A kind of job, defined once with its payload type: `enqueue` only takes that payload, and the
- * handler receives it typed. `subject` names the record the job works on (stored in jobs.subject_id).
+ * handler receives it typed. `subject` names the record the job works on (stored in jobs.subject_id);
+ * `serialKey` says which jobs of a claim must run one after another (by default, one subject's).
  */
 export interface JobKind<P> {
   readonly kind: string;
   subject(payload: P): string | null;
+  serialKey(payload: P): string | null;
   run(deps: Deps, payload: P): Promise<JobOutcome>;
 }
 
 export function defineJob<P extends object>(
   kind: string,
-  spec: { subject?: (payload: P) => string; run: (deps: Deps, payload: P) => Promise<JobOutcome> },
+  spec: {
+    subject?: (payload: P) => string;
+    serialKey?: (payload: P) => string;
+    run: (deps: Deps, payload: P) => Promise<JobOutcome>;
+  },
 ): JobKind<P> {
-  return { kind, subject: spec.subject ?? (() => null), run: spec.run };
+  const subject = spec.subject ?? (() => null);
+  return { kind, subject, serialKey: spec.serialKey ?? subject, run: spec.run };
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds kinds of every payload type
@@ -42,11 +49,14 @@ export function jobRegistry(kinds: readonly AnyJobKind[]): JobRegistry {
 
 const LEASE_MS = 60_000;
 /**
- * A claim's jobs run side by side, those of one subject one after another; a job whose turn comes
- * too late to finish within the lease goes back unrun, so no claimed job outlives its lease.
+ * A claim's jobs run side by side (at most PARALLEL at once, well inside the pool), those of one
+ * serial key one after another; a job whose turn comes too late to finish, and write its outcome,
+ * within the lease goes back unrun, so no claimed job outlives its lease.
  */
 const BATCH = 16;
+const PARALLEL = 8;
 const HANDLER_TIMEOUT_MS = 10_000;
+const OUTCOME_MARGIN_MS = 5_000;
 /** With the backoff capped at 5 min, 25 attempts span about 1 h 40 min before a job is parked. */
 export const MAX_JOB_ATTEMPTS = 25;
 
@@ -75,7 +85,6 @@ interface ClaimedJob {
   payload: object;
   attempts: number;
   run_at: Date;
-  subject_id: string | null;
 }
 
 /** One claim: its jobs share a lease token and a lease end. */
@@ -97,7 +106,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 
 /**
  * Claims due jobs under a lease and runs each outside any transaction. Returns how many were claimed.
- * Jobs of different subjects run concurrently; a subject's jobs run in order of run_at. Outcomes are
+ * Jobs of different serial keys run concurrently; one key's jobs run in order of run_at. Outcomes are
  * written only while this claim's lease token still holds the job, so a worker whose lease ran out
  * (and whose job another worker took over) cannot overwrite the newer outcome.
  */
@@ -120,33 +129,65 @@ export async function runDueJobs(
          WHERE done_at IS NULL AND run_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
            AND ($4::text[] IS NULL OR kind = ANY($4))
          ORDER BY run_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-      RETURNING id, kind, payload, attempts, run_at, subject_id`,
+      RETURNING id, kind, payload, attempts, run_at`,
     [now, new Date(claim.leaseEnds), BATCH, kinds ?? null, claim.token],
   );
-  const bySubject = new Map<string, ClaimedJob[]>();
-  for (const job of rows.sort((a, b) => a.run_at.getTime() - b.run_at.getTime())) {
-    const key = job.subject_id ?? job.id;
-    bySubject.set(key, [...(bySubject.get(key) ?? []), job]);
+  const groups = new Map<string, ClaimedJob[]>();
+  rows.sort((a, b) => a.run_at.getTime() - b.run_at.getTime() || (a.id < b.id ? -1 : 1));
+  for (const job of rows) {
+    const key = registry.get(job.kind)?.serialKey(job.payload) ?? job.id;
+    groups.set(key, [...(groups.get(key) ?? []), job]);
   }
-  const settled = await Promise.allSettled(
-    [...bySubject.values()].map(async (jobs) => {
-      for (const job of jobs) await runClaimedJob(deps, registry, claim, job);
-    }),
-  );
+  const queue = [...groups.values()];
+  const errors: unknown[] = [];
+  const runner = async () => {
+    for (let group = queue.shift(); group; group = queue.shift()) {
+      await runGroup(deps, registry, claim, group).catch((error) => errors.push(error));
+    }
+  };
   // Every group has ended before the round does, so the task never overlaps itself.
-  const failure = settled.find((result) => result.status === 'rejected');
-  if (failure) throw (failure as PromiseRejectedResult).reason;
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, queue.length) }, runner));
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new AggregateError(errors, `${errors.length} job groups failed`);
   return rows.length;
 }
 
-async function runClaimedJob(deps: Deps, registry: JobRegistry, claim: Claim, job: ClaimedJob) {
+/**
+ * Runs one serial key's jobs in order. After a job that timed out (its handler may still be
+ * running), one that came too late for the lease, or an error, the rest go back unrun.
+ */
+async function runGroup(deps: Deps, registry: JobRegistry, claim: Claim, jobs: ClaimedJob[]) {
+  for (const [index, job] of jobs.entries()) {
+    let ran: 'next' | 'stop';
+    try {
+      ran = await runClaimedJob(deps, registry, claim, job);
+    } catch (error) {
+      await handBack(deps, claim, jobs.slice(index + 1)).catch(() => {});
+      throw error;
+    }
+    if (ran === 'stop') return handBack(deps, claim, jobs.slice(index + 1));
+  }
+}
+
+/** Releases claimed jobs without running them, giving back the attempt the claim counted. */
+async function handBack(deps: Deps, claim: Claim, jobs: ClaimedJob[]) {
+  if (jobs.length === 0) return;
+  await deps.db.query(
+    'UPDATE jobs SET locked_until = NULL, attempts = attempts - 1 WHERE id = ANY($1) AND lease_token = $2',
+    [jobs.map((job) => job.id), claim.token],
+  );
+}
+
+async function runClaimedJob(
+  deps: Deps,
+  registry: JobRegistry,
+  claim: Claim,
+  job: ClaimedJob,
+): Promise<'next' | 'stop'> {
   const { token } = claim;
-  if (deps.clock.now().getTime() + claim.handlerTimeoutMs > claim.leaseEnds) {
-    await deps.db.query(
-      'UPDATE jobs SET locked_until = NULL, attempts = attempts - 1 WHERE id = $1 AND lease_token = $2',
-      [job.id, token],
-    );
-    return;
+  if (deps.clock.now().getTime() + claim.handlerTimeoutMs + OUTCOME_MARGIN_MS > claim.leaseEnds) {
+    await handBack(deps, claim, [job]);
+    return 'stop';
   }
   const handler = registry.get(job.kind);
   let outcome: JobOutcome;
@@ -188,6 +229,7 @@ async function runClaimedJob(deps: Deps, registry: JobRegistry, claim: Claim, jo
       [job.id, outcome.retryAt, outcome.reason.slice(0, 500), token],
     );
   }
+  return timedOut ? 'stop' : 'next';
 }
 
 /** The worker task that runs the jobs of a registry. */

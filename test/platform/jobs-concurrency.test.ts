@@ -72,3 +72,80 @@ it('hands back unrun, with its attempt restored, a job whose turn comes after it
   await runDueJobs(world.deps, registry, ['concurrency.slow']);
   expect(ran).toEqual([1, 2]);
 });
+
+/** A job kind whose handler records how many of its runs overlap, each taking `ms`. */
+function overlapping(kind: string, ms: number, serialKey?: (p: { subject: string }) => string) {
+  const seen = { peak: 0, inFlight: 0, ran: [] as string[] };
+  const job = defineJob<{ subject: string }>(kind, {
+    subject: (p) => p.subject,
+    ...(serialKey ? { serialKey } : {}),
+    run: async (_deps, p) => {
+      seen.peak = Math.max(seen.peak, ++seen.inFlight);
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      seen.inFlight--;
+      seen.ran.push(p.subject);
+      return { done: true };
+    },
+  });
+  return { job, seen };
+}
+
+it('runs at most eight jobs at once, so a claim never takes the whole connection pool', async () => {
+  const { job, seen } = overlapping('concurrency.wide', 20);
+  await world.db.transaction(async (tx) => {
+    for (let i = 0; i < 12; i++) await enqueueJob(tx, job, { subject: `s${i}` }, due(1));
+  });
+  expect(await runDueJobs(world.deps, jobRegistry([job]), ['concurrency.wide'])).toBe(12);
+  expect(seen.peak).toBe(8);
+  expect(seen.ran).toHaveLength(12);
+});
+
+it('runs jobs that share a serial key one after another even when their subjects differ', async () => {
+  const { job, seen } = overlapping('concurrency.keyed', 20, () => 'one-wallet');
+  await world.db.transaction(async (tx) => {
+    await enqueueJob(tx, job, { subject: 'first' }, due(2));
+    await enqueueJob(tx, job, { subject: 'second' }, due(1));
+  });
+  await runDueJobs(world.deps, jobRegistry([job]), ['concurrency.keyed']);
+  expect(seen.peak).toBe(1);
+  expect(seen.ran).toEqual(['first', 'second']);
+});
+
+it('does not start a subject’s next job while a timed-out one may still run: it goes back unrun', async () => {
+  const started: number[] = [];
+  let release = () => {};
+  const hung = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const job = defineJob<{ n: number }>('concurrency.hung', {
+    subject: () => 'one-payment',
+    run: async (_deps, p) => {
+      started.push(p.n);
+      if (p.n === 1) await hung;
+      return { done: true };
+    },
+  });
+  const registry = jobRegistry([job]);
+  const [first, second] = await world.db.transaction(async (tx) => [
+    await enqueueJob(tx, job, { n: 1 }, due(2)),
+    await enqueueJob(tx, job, { n: 2 }, due(1)),
+  ]);
+  await runDueJobs(world.deps, registry, ['concurrency.hung'], { handlerTimeoutMs: 50 });
+  expect(started).toEqual([1]);
+  const { rows } = await world.db.query<{
+    id: string;
+    locked_until: Date | null;
+    attempts: number;
+    last_error: string | null;
+  }>('SELECT id, locked_until, attempts, last_error FROM jobs WHERE id = ANY($1) ORDER BY run_at', [
+    [first, second],
+  ]);
+  expect(rows.find((row) => row.id === first)).toMatchObject({ attempts: 1, locked_until: null });
+  expect(rows.find((row) => row.id === first)!.last_error).toMatch(/longer than 50 ms/);
+  expect(rows.find((row) => row.id === second)).toMatchObject({
+    attempts: 0,
+    locked_until: null,
+    last_error: null,
+  });
+  release();
+});

@@ -3,7 +3,7 @@
  * job's lease, so a worker whose lease had run out (and whose job another worker had taken over
  * and finished) overwrote the newer outcome. Claims now carry a lease token and every outcome
  * UPDATE is fenced by it; handlers run under a timeout so that, on the real clock, a claim's
- * jobs finish within its lease (BATCH × timeout < lease).
+ * jobs finish within its lease (a job starts only while the lease leaves room for its timeout).
  */
 import { afterAll, expect, it } from 'vitest';
 import { defineJob, enqueueJob, jobRegistry, runDueJobs } from '../../src/platform/jobs.ts';

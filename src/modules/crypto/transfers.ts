@@ -46,6 +46,8 @@ export const cryptoRail: OutboundRail = {
     systemAccount.cryptoCustody(row.workspace_id, row.environment, row.network!, row.currency as Currency),
   pollDelayMs: (deps, environment) =>
     environment === 'sandbox' ? Math.max(50, deps.config.sandboxSettleMs) : deps.config.evm.pollIntervalMs,
+  // A workspace's sends leave in the order they were claimed, so one wallet's nonces reach the node in order.
+  serialKey: (job) => `${job.workspaceId}:${job.environment}`,
 };
 
 /** Crypto sends: held, broadcast, polled, settled and reconciled by the one outbound flow. */
