@@ -55,7 +55,11 @@ async function transferStatus(deps: Deps, row: PaymentRow): Promise<TransferOutc
   return outcomeOf(await provider.getStatus(row.id, { direction, originalEndToEndId: originalEndToEnd }));
 }
 
-/** The original cash-in becomes `refunded` once completed refunds add up to all of it. */
+/**
+ * The original cash-in becomes `refunded` once completed refunds add up to all of it. The sum shares
+ * the locking statement's snapshot: safe, since two completing refunds of one original have already
+ * queued on the party's locked balance in ledger_post (test/pix/refunds-concurrency.test.ts).
+ */
 async function markRefundedWhenWhole(tx: Tx, row: PaymentRow, at: Date): Promise<void> {
   if (row.kind !== 'pix_refund' || !row.related_payment_id) return;
   const { rows } = await tx.query<{ refunded: bigint; amount: bigint; status: string }>(
