@@ -6,15 +6,19 @@
  * starting from 64 zeros. Links follow seal order: each round seals the unsealed journals it finds,
  * in id order, after the workspace's head. A journal that commits late (a lower id committed after
  * higher ones were sealed) is found by a later round and gets the next seq: it is chained, only not
- * where its id would sort. Rounds look at journals from ten minutes before the newest sealed one
- * (uuidv7 ids carry their time); a full sweep every ten minutes catches any later straggler.
+ * where its id would sort. Most rounds look at journals from 30 s before the newest sealed one
+ * (uuidv7 ids carry their time), one round in ten seconds from ten minutes before it, and a full
+ * sweep every ten minutes catches any later straggler. Each bound applies to the seals the round
+ * compares against too: unbounded, that side was a scan of every seal, a cost that grew with the books.
  */
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/types.ts';
 import type { Deps } from '../platform/context.ts';
 
 export const GENESIS = '0'.repeat(64);
+const RECENT_MS = 30_000;
 const WINDOW_MS = 10 * 60_000;
+const WINDOW_SWEEP_MS = 10_000;
 const FULL_SWEEP_MS = 10 * 60_000;
 const BATCH = 1000;
 
@@ -37,11 +41,18 @@ export function uuidv7Floor(ms: number): string {
 }
 
 const lastFullSweep = new WeakMap<Deps, number>();
+const lastWindowSweep = new WeakMap<Deps, number>();
+
+/** The unsealed journals with ids at or above $1, oldest first. */
+export const UNSEALED_SQL = `SELECT j.id, j.workspace_id FROM ledger_journals j
+  WHERE j.id >= $1 AND NOT EXISTS (SELECT 1 FROM ledger_seals s WHERE s.journal_id = j.id AND s.journal_id >= $1)
+  ORDER BY j.id LIMIT ${BATCH}`;
 
 /** One round of the sealer: seals what it finds unsealed; returns how many journals it sealed. */
 export async function sealJournals(deps: Deps): Promise<number> {
-  const now = Date.now();
+  const now = deps.clock.now().getTime();
   const full = now - (lastFullSweep.get(deps) ?? 0) >= FULL_SWEEP_MS;
+  const window = now - (lastWindowSweep.get(deps) ?? 0) >= WINDOW_SWEEP_MS;
   let floor = uuidv7Floor(0);
   if (!full) {
     const { rows } = await deps.db.query<{ newest: string | null }>(
@@ -49,15 +60,15 @@ export async function sealJournals(deps: Deps): Promise<number> {
     );
     const newest = rows[0]?.newest;
     const ms = newest ? Number.parseInt(newest.replace('-', '').slice(0, 12), 16) : 0;
-    floor = uuidv7Floor(ms - WINDOW_MS);
+    floor = uuidv7Floor(ms - (window ? WINDOW_MS : RECENT_MS));
   }
-  const { rows: candidates } = await deps.db.query<{ id: string; workspace_id: string }>(
-    `SELECT j.id, j.workspace_id FROM ledger_journals j
-      WHERE j.id >= $1 AND NOT EXISTS (SELECT 1 FROM ledger_seals s WHERE s.journal_id = j.id)
-      ORDER BY j.id LIMIT ${BATCH}`,
-    [floor],
-  );
-  if (full && candidates.length < BATCH) lastFullSweep.set(deps, now);
+  const { rows: candidates } = await deps.db.query<{ id: string; workspace_id: string }>(UNSEALED_SQL, [
+    floor,
+  ]);
+  if (candidates.length < BATCH) {
+    if (full) lastFullSweep.set(deps, now);
+    if (full || window) lastWindowSweep.set(deps, now);
+  }
   const byWorkspace = new Map<string, string[]>();
   for (const row of candidates)
     byWorkspace.set(row.workspace_id, [...(byWorkspace.get(row.workspace_id) ?? []), row.id]);

@@ -1,0 +1,24 @@
+/**
+ * The soak of 2026-11-25: every round of the ledger sealer compared its window of journals against
+ * all of ledger_seals (NOT EXISTS with no bound on the seals' side), which PostgreSQL ran as a hash
+ * anti-join over a full scan of the seals, several rounds a second: ≈ 100 ms of CPU a round at
+ * 200,000 seals, growing with the books. The seals' side now carries the round's floor too, so the
+ * seals compared are the window's. The plan is what is checked, not a time.
+ */
+import { afterAll, expect, it } from 'vitest';
+import type { Database } from '../../src/db/types.ts';
+import { UNSEALED_SQL, uuidv7Floor } from '../../src/ledger/seal.ts';
+import { createTestDatabase } from '../support/database.ts';
+
+const db: Database = await createTestDatabase();
+afterAll(() => db.close());
+
+it('bounds the seals a round compares against by the round’s floor', async () => {
+  const floor = `'${uuidv7Floor(Date.now() - 30_000)}'::uuid`;
+  const { rows } = await db.query<{ 'QUERY PLAN': string }>(
+    `EXPLAIN ${UNSEALED_SQL.replaceAll('$1', floor)}`,
+  );
+  const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+  expect(plan).toMatch(/ledger_seals/);
+  expect(plan).toMatch(/journal_id >= /);
+});
