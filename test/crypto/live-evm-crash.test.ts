@@ -21,7 +21,7 @@ describe.skipIf(!hasAnvil)(
     it('is created, not broadcast; after a restart it is sent once and completes, balances right', async () => {
       anvil = await startAnvil();
       const token = await anvil.deployToken();
-      server = serverHarness('evmcrash', 2000, {
+      server = serverHarness('evmcrash', 3000, {
         EVM_RPC_URL_POLYGON: anvil.url,
         EVM_USDT_CONTRACT_POLYGON: token,
         EVM_CONFIRMATIONS_POLYGON: '2',

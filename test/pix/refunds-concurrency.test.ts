@@ -29,7 +29,8 @@ it.skipIf(!onRealPostgres())('two refunds completing together mark the charge re
     refundIds.push(res.json().data.id);
   }
 
-  // Hold the charge's row so that both completions reach their lock on it before either commits.
+  // Hold the charge's row so that both completions are under way (one waiting on that row, the
+  // other on the balance they share) before either commits.
   let completions: Promise<void>[] = [];
   await world.db.transaction(async (tx) => {
     await tx.query('SELECT 1 FROM payments WHERE id = $1 FOR UPDATE', [chargeId]);
@@ -40,14 +41,16 @@ it.skipIf(!onRealPostgres())('two refunds completing together mark the charge re
         { status: 'completed' },
       ),
     );
-    for (let i = 0; i < 200; i++) {
+    let waiting = 0;
+    for (let i = 0; i < 200 && waiting < 2; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
       const { rows } = await world.db.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM pg_stat_activity
           WHERE datname = current_database() AND wait_event_type = 'Lock'`,
       );
-      if (rows[0]!.n >= 2) break;
-      await new Promise((resolve) => setTimeout(resolve, 25));
+      waiting = rows[0]!.n;
     }
+    expect(waiting).toBe(2);
   });
   await Promise.all(completions);
 

@@ -2,8 +2,9 @@
  * The soak of 2026-11-25: every round of the ledger sealer compared its window of journals against
  * all of ledger_seals (NOT EXISTS with no bound on the seals' side), which PostgreSQL ran as a hash
  * anti-join over a full scan of the seals, several rounds a second: ≈ 100 ms of CPU a round at
- * 200,000 seals, growing with the books. The seals' side now carries the round's floor too, so the
- * seals compared are the window's. The plan is what is checked, not a time.
+ * 200,000 seals, growing with the books. The seals' side now carries the round's floor too, which
+ * lets PostgreSQL read only the window's seals by index range (on the soak's database: a merge
+ * anti-join, 48 ms against 111 ms). The plan is checked for the bound, not for a time.
  */
 import { afterAll, expect, it } from 'vitest';
 import type { Database } from '../../src/db/types.ts';

@@ -70,9 +70,10 @@ export function serverHarness(
   extraEnv: Record<string, string> = {},
 ): ServerHarness {
   const dataDir = mkdtempSync(path.join(tmpdir(), `lastro-${name}-`));
-  // Below Linux's ephemeral range (32768–60999): a port there can be taken by any outgoing
-  // connection between the choice and the child's listen (EADDRINUSE under a soak's load).
-  const port = 22_000 + portOffset + (process.pid % 1000);
+  // Below Linux's ephemeral range (32768–60999), where any outgoing connection can take a port
+  // between the choice and the child's listen (EADDRINUSE under a soak's load), and clear of the
+  // local services' ports (RabbitMQ's 25672).
+  const port = 12_000 + portOffset + (process.pid % 1000);
   const base = `http://127.0.0.1:${port}`;
   const children: ChildProcess[] = [];
   const scratchDb = `lastro_${name}_${inject('runId')}_${process.pid}`;
