@@ -158,6 +158,9 @@ export async function runDueJobs(
  */
 async function runGroup(deps: Deps, registry: JobRegistry, claim: Claim, jobs: ClaimedJob[]) {
   for (const [index, job] of jobs.entries()) {
+    if (deps.clock.now().getTime() + claim.handlerTimeoutMs + OUTCOME_MARGIN_MS > claim.leaseEnds) {
+      return handBack(deps, claim, jobs.slice(index));
+    }
     let ran: 'next' | 'stop';
     try {
       ran = await runClaimedJob(deps, registry, claim, job);
@@ -185,10 +188,6 @@ async function runClaimedJob(
   job: ClaimedJob,
 ): Promise<'next' | 'stop'> {
   const { token } = claim;
-  if (deps.clock.now().getTime() + claim.handlerTimeoutMs + OUTCOME_MARGIN_MS > claim.leaseEnds) {
-    await handBack(deps, claim, [job]);
-    return 'stop';
-  }
   const handler = registry.get(job.kind);
   let outcome: JobOutcome;
   let timedOut = false;
