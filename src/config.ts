@@ -42,6 +42,8 @@ export interface Config {
   metricsHost: string;
   /** Group-commit lanes for the routes that use it (0: every write has its own transaction). */
   groupCommitLanes: number;
+  /** Jobs a worker runs at once (JOB_CONCURRENCY); a claim takes twice as many. */
+  jobConcurrency: number;
 }
 
 export { ConfigError };
@@ -123,6 +125,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsHost: env.METRICS_HOST || '127.0.0.1',
     production: env.NODE_ENV === 'production',
     groupCommitLanes: integer(env, 'GROUP_COMMIT_LANES', 4, 0, 64),
+    jobConcurrency: integer(env, 'JOB_CONCURRENCY', 8, 1, 64),
   };
 }
 
@@ -188,5 +191,11 @@ export const SETTINGS: { name: string; default: string; meaning: string }[] = [
     name: 'GROUP_COMMIT_LANES',
     default: '4',
     meaning: 'transactions that payouts and cash-ins share at once (group commit); 0 turns it off',
+  },
+  {
+    name: 'JOB_CONCURRENCY',
+    default: '8',
+    meaning:
+      'jobs a worker runs at once; each holds a database connection (20 per process), so raise it only in a `worker` process',
   },
 ];

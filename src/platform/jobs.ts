@@ -49,12 +49,10 @@ export function jobRegistry(kinds: readonly AnyJobKind[]): JobRegistry {
 
 const LEASE_MS = 60_000;
 /**
- * A claim's jobs run side by side (at most PARALLEL at once, well inside the pool), those of one
+ * A claim's jobs run side by side (at most JOB_CONCURRENCY at once, inside the pool), those of one
  * serial key one after another; a job whose turn comes too late to finish, and write its outcome,
  * within the lease goes back unrun, so no claimed job outlives its lease.
  */
-const BATCH = 16;
-const PARALLEL = 8;
 const HANDLER_TIMEOUT_MS = 10_000;
 const OUTCOME_MARGIN_MS = 5_000;
 /** With the backoff capped at 5 min, 25 attempts span about 1 h 40 min before a job is parked. */
@@ -117,6 +115,7 @@ export async function runDueJobs(
   options: { handlerTimeoutMs?: number } = {},
 ): Promise<number> {
   const now = deps.clock.now();
+  const parallel = deps.config.jobConcurrency;
   const claim: Claim = {
     token: newId(),
     leaseEnds: now.getTime() + LEASE_MS,
@@ -130,7 +129,7 @@ export async function runDueJobs(
            AND ($4::text[] IS NULL OR kind = ANY($4))
          ORDER BY run_at LIMIT $3 FOR UPDATE SKIP LOCKED)
       RETURNING id, kind, payload, attempts, run_at`,
-    [now, new Date(claim.leaseEnds), BATCH, kinds ?? null, claim.token],
+    [now, new Date(claim.leaseEnds), 2 * parallel, kinds ?? null, claim.token],
   );
   const groups = new Map<string, ClaimedJob[]>();
   rows.sort((a, b) => a.run_at.getTime() - b.run_at.getTime() || (a.id < b.id ? -1 : 1));
@@ -146,7 +145,7 @@ export async function runDueJobs(
     }
   };
   // Every group has ended before the round does, so the task never overlaps itself.
-  await Promise.all(Array.from({ length: Math.min(PARALLEL, queue.length) }, runner));
+  await Promise.all(Array.from({ length: Math.min(parallel, queue.length) }, runner));
   if (errors.length === 1) throw errors[0];
   if (errors.length > 1) throw new AggregateError(errors, `${errors.length} job groups failed`);
   return rows.length;
