@@ -125,7 +125,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsHost: env.METRICS_HOST || '127.0.0.1',
     production: env.NODE_ENV === 'production',
     groupCommitLanes: integer(env, 'GROUP_COMMIT_LANES', 4, 0, 64),
-    jobConcurrency: integer(env, 'JOB_CONCURRENCY', 8, 1, 64),
+    jobConcurrency: integer(env, 'JOB_CONCURRENCY', 8, 1, 16),
   };
 }
 
@@ -196,6 +196,6 @@ export const SETTINGS: { name: string; default: string; meaning: string }[] = [
     name: 'JOB_CONCURRENCY',
     default: '8',
     meaning:
-      'jobs a worker runs at once; each holds a database connection (20 per process), so raise it only in a `worker` process',
+      'jobs a worker runs at once, 1..16; they share the process’s 20 connections with its tasks (and in `serve` with the API)',
   },
 ];

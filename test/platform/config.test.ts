@@ -13,7 +13,9 @@ describe('config', () => {
       requestTimeoutMs: 30_000,
       headersTimeoutMs: 10_000,
       keepAliveTimeoutMs: 5000,
+      jobConcurrency: 8,
     });
+    expect(loadConfig({ JOB_CONCURRENCY: '16' }).jobConcurrency).toBe(16);
     expect(config.databaseUrl).toBeUndefined();
     expect(config.dataDir).toMatch(/\.lastro$/);
   });
@@ -31,6 +33,8 @@ describe('config', () => {
     ['REQUEST_TIMEOUT_MS', '0'],
     ['HEADERS_TIMEOUT_MS', '60000'],
     ['KEEP_ALIVE_TIMEOUT_MS', 'soon'],
+    ['JOB_CONCURRENCY', '0'],
+    ['JOB_CONCURRENCY', '17'],
   ])('%s=%s stops the start with a message naming the setting', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrowError(ConfigError);
     try {
