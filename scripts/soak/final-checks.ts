@@ -1,5 +1,6 @@
 /** What must hold once the faults stop: every acknowledged payment once and final, books verified, webhooks delivered. */
 import pg from 'pg';
+import { JITTER, RETRY_DELAYS_MS } from '../../src/modules/webhooks/schedule.ts';
 import { idempotent, violation } from './client.ts';
 import type { Acknowledged } from './operations.ts';
 import type { Service } from './processes.ts';
@@ -7,6 +8,13 @@ import type { Receivers } from './receivers.ts';
 import type { Tenant } from './world.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A delivery whose first two attempts failed (one on purpose, one meeting a fault) waits the
+ * schedule's second delay, 5 min ± 10 %, for its third: the webhook wait must outlast that, plus a
+ * killed worker's lease (60 s), before it calls the backlog stuck.
+ */
+const WEBHOOK_STALL_MS = RETRY_DELAYS_MS[1] * (1 + JITTER) + 120_000;
 
 /**
  * Waits for a backlog to reach zero. It may take as long as it keeps shrinking (a long run leaves a
@@ -133,7 +141,7 @@ async function webhookChecks(db: pg.Pool, tenants: Tenant[], receivers: Receiver
     t.endpoints.filter((e) => e.mode !== 'gone').map((e) => ({ tenant: t, ...e })),
   );
   const liveIds = live.map((e) => e.id);
-  const undelivered = await drains('webhook deliveries to live endpoints', 240_000, async () => {
+  const undelivered = await drains('webhook deliveries to live endpoints', WEBHOOK_STALL_MS, async () => {
     const { rows } = await db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = ANY($1) AND status <> 'delivered'`,
       [liveIds],
