@@ -1,6 +1,5 @@
 /** What must hold once the faults stop: every acknowledged payment once and final, books verified, webhooks delivered. */
 import pg from 'pg';
-import { JITTER, RETRY_DELAYS_MS } from '../../src/modules/webhooks/schedule.ts';
 import { idempotent, violation } from './client.ts';
 import type { Acknowledged } from './operations.ts';
 import type { Service } from './processes.ts';
@@ -9,29 +8,36 @@ import type { Tenant } from './world.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * A delivery whose first two attempts failed (one on purpose, one meeting a fault) waits the
- * schedule's second delay, 5 min ± 10 %, for its third: the webhook wait must outlast that, plus a
- * killed worker's lease (60 s), before it calls the backlog stuck.
- */
-const WEBHOOK_STALL_MS = RETRY_DELAYS_MS[1] * (1 + JITTER) + 120_000;
+/** A backlog's size, and for how long its items are still legitimately waiting (a scheduled retry, a lease). */
+interface Backlog {
+  n: number;
+  waitingMs?: number;
+}
 
 /**
  * Waits for a backlog to reach zero. It may take as long as it keeps shrinking (a long run leaves a
- * longer one); false once it has not shrunk for `stallMs`, or after an hour in all.
+ * longer one) or is waiting for something scheduled. Returns why it gave up (null when it drained):
+ * it did neither for `stallMs`, or an hour passed in all.
  */
-async function drains(what: string, stallMs: number, count: () => Promise<number>): Promise<string | null> {
+async function drains(
+  what: string,
+  stallMs: number,
+  backlog: () => Promise<Backlog>,
+): Promise<string | null> {
   const began = Date.now();
-  let lowest = await count();
+  let { n: lowest, waitingMs = 0 } = await backlog();
   let lowestAt = began;
+  let waitEnds = began + waitingMs;
+  const quietFor = () => Date.now() - Math.max(lowestAt, waitEnds);
   if (lowest > 0) console.log(`soak: waiting for ${lowest} ${what}`);
-  while (lowest > 0 && Date.now() - lowestAt < stallMs && Date.now() - began < 3_600_000) {
+  while (lowest > 0 && quietFor() < stallMs && Date.now() - began < 3_600_000) {
     await sleep(1000);
-    const now = await count();
-    if (now < lowest) [lowest, lowestAt] = [now, Date.now()];
+    const now = await backlog();
+    if (now.n < lowest) [lowest, lowestAt] = [now.n, Date.now()];
+    waitEnds = Date.now() + (now.waitingMs ?? 0);
   }
   if (lowest === 0) return null;
-  const stalled = Date.now() - lowestAt >= stallMs;
+  const stalled = quietFor() >= stallMs;
   const why = stalled ? `no progress for ${stallMs / 60_000} minutes` : 'still shrinking after an hour';
   console.log(`soak: ${lowest} ${what} left after ${((Date.now() - began) / 1000).toFixed(0)} s: ${why}`);
   return why;
@@ -67,7 +73,7 @@ export async function finalChecks(input: {
           `SELECT count(*)::int AS n FROM payments WHERE status IN ('created', 'processing')`,
         )
       ).rows[0]!.n;
-    const stillOpen = await drains('open payments', 240_000, countOpen);
+    const stillOpen = await drains('open payments', 240_000, async () => ({ n: await countOpen() }));
     if (stillOpen)
       for (const row of await open())
         violation(`payment ${row.kind} ${row.id} still open after the run (${stillOpen})`);
@@ -104,7 +110,7 @@ export async function finalChecks(input: {
       const { rows } = await db.query<{ n: number }>(
         'SELECT count(*)::int AS n FROM ledger_journals j WHERE NOT EXISTS (SELECT 1 FROM ledger_seals s WHERE s.journal_id = j.id)',
       );
-      return rows[0]!.n;
+      return { n: rows[0]!.n };
     });
     if (sealed) violation(`journals left unsealed after the run (${sealed})`);
     const verifyStarted = Date.now();
@@ -141,15 +147,27 @@ async function webhookChecks(db: pg.Pool, tenants: Tenant[], receivers: Receiver
     t.endpoints.filter((e) => e.mode !== 'gone').map((e) => ({ tenant: t, ...e })),
   );
   const liveIds = live.map((e) => e.id);
-  const undelivered = await drains('webhook deliveries to live endpoints', WEBHOOK_STALL_MS, async () => {
-    const { rows } = await db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = ANY($1) AND status <> 'delivered'`,
+  // A delivery whose first attempts failed waits for its next one (5 s, then 5 min, then 30 min):
+  // that wait, or a killed worker's lease, is not a stall.
+  const undelivered = await drains('webhook deliveries to live endpoints', 240_000, async () => {
+    const { rows } = await db.query<{ n: number; waiting_ms: number | null }>(
+      `SELECT count(*)::int AS n,
+              (extract(epoch FROM greatest(max(next_attempt_at), max(locked_until)) - now()) * 1000)::float8 AS waiting_ms
+         FROM webhook_deliveries WHERE endpoint_id = ANY($1) AND status <> 'delivered'`,
       [liveIds],
     );
-    return rows[0]!.n;
+    return { n: rows[0]!.n, waitingMs: Math.max(0, rows[0]!.waiting_ms ?? 0) };
   });
-  if (undelivered)
-    violation(`webhook deliveries to live endpoints not delivered after the run (${undelivered})`);
+  if (undelivered) {
+    const { rows: left } = await db.query(
+      `SELECT id, status, attempts, last_error, next_attempt_at, locked_until FROM webhook_deliveries
+        WHERE endpoint_id = ANY($1) AND status <> 'delivered' LIMIT 5`,
+      [liveIds],
+    );
+    violation(
+      `webhook deliveries to live endpoints not delivered after the run (${undelivered}): ${JSON.stringify(left)}`,
+    );
+  }
   const { rows: missing } = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM events e JOIN webhook_endpoints w ON w.workspace_id = e.workspace_id AND w.environment = e.environment
       WHERE w.id = ANY($1) AND e.created_at >= w.created_at
