@@ -3,6 +3,7 @@
  * sorts before journals already sealed (it committed later) gets the next link, and the chain checks.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/types.ts';
 import { createDeps } from '../../src/deps.ts';
 import { partyAccount, systemAccount } from '../../src/ledger/accounts.ts';
 import { postJournal } from '../../src/ledger/ledger.ts';
@@ -23,7 +24,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 /** A journal posted with a chosen id, as if its transaction had started at `ms`. */
-async function journalAt(ms: number): Promise<string> {
+async function journalAt(ms: number, workspace = workspaceId, party = partyId): Promise<string> {
   const id = uuidv7Floor(ms).replace(
     /0{12}$/,
     Math.floor(Math.random() * 1e12)
@@ -32,13 +33,13 @@ async function journalAt(ms: number): Promise<string> {
   );
   await ctx.db.transaction(async (tx) => {
     const posted = await postJournal(tx, {
-      workspaceId,
+      workspaceId: workspace,
       environment: 'sandbox',
       referenceType: 'payment',
       referenceId: 'late',
       postings: [
-        { account: systemAccount.pixSettlement(workspaceId, 'sandbox'), direction: 'debit', amount: 10n },
-        { account: partyAccount(workspaceId, 'sandbox', partyId, 'BRL'), direction: 'credit', amount: 10n },
+        { account: systemAccount.pixSettlement(workspace, 'sandbox'), direction: 'debit', amount: 10n },
+        { account: partyAccount(workspace, 'sandbox', party, 'BRL'), direction: 'credit', amount: 10n },
       ],
     });
     // The journal id is the one thing a late commit changes: rewrite it before commit.
@@ -47,6 +48,23 @@ async function journalAt(ms: number): Promise<string> {
     await tx.query('UPDATE ledger_journals SET id = $2 WHERE id = $1', [posted.id, id]);
   });
   return id;
+}
+/** A sealer of its own (its first round a full sweep) that counts the transactions it opens. */
+function countingSealer() {
+  const counted = { transactions: 0 };
+  const db = new Proxy(ctx.db, {
+    get(target, prop) {
+      if (prop === 'transaction')
+        return (...args: Parameters<Database['transaction']>) => {
+          counted.transactions++;
+          return target.transaction(...args);
+        };
+      const value = Reflect.get(target, prop);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  const deps = createDeps(ctx.deps.config, db, { masterKey: 'aa'.repeat(32), clock: ctx.clock });
+  return { deps, counted };
 }
 const sealAll = async (deps = ctx.deps) => {
   while ((await sealJournals(deps)) > 0);
@@ -79,6 +97,38 @@ describe('the ledger sealer', () => {
     // A new process (its first round is a full sweep) finds it.
     await sealAll(createDeps(ctx.deps.config, ctx.db, { masterKey: 'aa'.repeat(32), clock: ctx.clock }));
     expect(await linkOf(old)).toBeDefined();
+    expect(await checkChains(ctx.db)).toMatchObject({ problems: 0, unsealed: 0 });
+  });
+
+  it('seals a round over several workspaces in one transaction, each on its own chain', async () => {
+    await sealAll();
+    const others = [await openWorkspace(ctx, 'Selos Dois'), await openWorkspace(ctx, 'Selos Tres')];
+    const now = Date.now();
+    for (const [index, ws] of others.entries())
+      for (let i = 0; i <= index + 1; i++)
+        await journalAt(now + i, ws.owner.workspaceId, ws.owner.defaultPartyId);
+    await journalAt(now);
+    const { deps, counted } = countingSealer();
+    expect(await sealJournals(deps)).toBeGreaterThanOrEqual(6);
+    expect(counted.transactions).toBe(1);
+    expect(await checkChains(ctx.db)).toMatchObject({ problems: 0, unsealed: 0 });
+    for (const [index, ws] of others.entries()) {
+      const { rows } = await ctx.db.query<{ links: bigint; head: bigint }>(
+        `SELECT count(*)::bigint AS links, (SELECT seq FROM ledger_seal_heads WHERE workspace_id = $1) AS head
+           FROM ledger_seals WHERE workspace_id = $1`,
+        [ws.owner.workspaceId],
+      );
+      expect(rows[0]!.head).toBe(rows[0]!.links);
+      expect(rows[0]!.links).toBeGreaterThanOrEqual(BigInt(index + 2));
+    }
+  });
+
+  it('two sealers racing over the same journals chain each once', async () => {
+    const now = Date.now();
+    for (let i = 0; i < 20; i++) await journalAt(now + i);
+    const [a, b] = [countingSealer(), countingSealer()];
+    const [sealedByA, sealedByB] = await Promise.all([sealJournals(a.deps), sealJournals(b.deps)]);
+    expect(sealedByA + sealedByB).toBeGreaterThanOrEqual(20);
     expect(await checkChains(ctx.db)).toMatchObject({ problems: 0, unsealed: 0 });
   });
 
