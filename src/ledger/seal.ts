@@ -70,31 +70,56 @@ export async function sealJournals(deps: Deps): Promise<number> {
     if (full || window) lastWindowSweep.set(deps, now);
   }
   if (candidates.length === 0) return 0;
-  return sealRound(deps, [...new Set(candidates.map((row) => row.workspace_id))].sort(), candidates);
+  const workspaceIds = [...new Set(candidates.map((row) => row.workspace_id))];
+  try {
+    return await sealRound(deps, workspaceIds, candidates);
+  } catch (error) {
+    if (workspaceIds.length === 1) throw error;
+    return sealApart(deps, workspaceIds, candidates);
+  }
+}
+
+/** After a failed round: one workspace whose chain cannot be extended must not hold up the others. */
+async function sealApart(deps: Deps, workspaceIds: string[], candidates: Candidate[]) {
+  let sealed = 0;
+  const errors: unknown[] = [];
+  for (const id of workspaceIds) {
+    const own = candidates.filter((row) => row.workspace_id === id);
+    await sealRound(deps, [id], own).then(
+      (count) => {
+        sealed += count;
+      },
+      (error) => errors.push(error),
+    );
+  }
+  if (errors.length > 0) throw new AggregateError(errors, `sealing failed for ${errors.length} workspace(s)`);
+  return sealed;
+}
+
+interface Candidate {
+  id: string;
+  workspace_id: string;
 }
 
 /**
  * Chains a round's journals in one transaction, whatever their workspaces: a transaction per
  * workspace cost seven round trips each, ≈ 5 statements per payment on the soak. Heads are locked in
- * workspace order, so two sealers never deadlock; a head that does not exist yet is made first.
+ * workspace order, so two sealers never deadlock; missing heads are made first, in a statement of
+ * their own, since rows inserted inside the round would be locked out of that order.
  */
-async function sealRound(deps: Deps, workspaceIds: string[], candidates: { id: string }[]) {
+async function sealRound(deps: Deps, workspaceIds: string[], candidates: Candidate[]) {
+  await deps.db.query(
+    `INSERT INTO ledger_seal_heads (workspace_id, seq, hash)
+     SELECT w, 0, $2 FROM unnest($1::uuid[]) w ORDER BY w ON CONFLICT DO NOTHING`,
+    [workspaceIds, GENESIS],
+  );
   return deps.db.transaction(async (tx) => {
-    const lockHeads = () =>
-      tx.query<{ workspace_id: string; seq: bigint; hash: string }>(
-        `SELECT workspace_id, seq, hash FROM ledger_seal_heads WHERE workspace_id = ANY($1::uuid[])
-          ORDER BY workspace_id FOR UPDATE`,
-        [workspaceIds],
-      );
-    let heads = (await lockHeads()).rows;
-    if (heads.length < workspaceIds.length) {
-      await tx.query(
-        `INSERT INTO ledger_seal_heads (workspace_id, seq, hash)
-         SELECT w, 0, $2 FROM unnest($1::uuid[]) w ORDER BY w ON CONFLICT DO NOTHING`,
-        [workspaceIds, GENESIS],
-      );
-      heads = (await lockHeads()).rows;
-    }
+    const { rows: heads } = await tx.query<{ workspace_id: string; seq: bigint; hash: string }>(
+      `SELECT workspace_id, seq, hash FROM ledger_seal_heads WHERE workspace_id = ANY($1::uuid[])
+        ORDER BY workspace_id FOR UPDATE`,
+      [workspaceIds],
+    );
+    if (heads.length < workspaceIds.length) throw new Error('a seal head went missing during the round');
     const chains = new Map(heads.map((head) => [head.workspace_id, { seq: head.seq, hash: head.hash }]));
     // Another sealer may have chained some of them while this one waited for the heads.
     const { rows } = await tx.query<{ id: string; workspace_id: string; text: string }>(

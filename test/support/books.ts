@@ -1,5 +1,8 @@
 /** `lastro verify` as a test's last word: every journal sealed, then every check of the books clean. */
 import { expect } from 'vitest';
+import type { Tx } from '../../src/db/types.ts';
+import { partyAccount, systemAccount } from '../../src/ledger/accounts.ts';
+import { postJournal } from '../../src/ledger/ledger.ts';
 import { sealJournals } from '../../src/ledger/seal.ts';
 import { verifyBooks } from '../../src/modules/verify/service.ts';
 import type { Deps } from '../../src/platform/context.ts';
@@ -12,3 +15,16 @@ export async function expectBooksVerified(deps: Deps): Promise<void> {
   expect(report.counts.journals).toBeGreaterThan(0);
   expect(report.chain.links).toBe(report.counts.journals);
 }
+
+/** A sandbox journal of 10 centavos into a party, posted straight on the ledger (for the sealer's tests). */
+export const postTenCentavos = (tx: Tx, workspaceId: string, partyId: string) =>
+  postJournal(tx, {
+    workspaceId,
+    environment: 'sandbox',
+    referenceType: 'payment',
+    referenceId: 'test',
+    postings: [
+      { account: systemAccount.pixSettlement(workspaceId, 'sandbox'), direction: 'debit', amount: 10n },
+      { account: partyAccount(workspaceId, 'sandbox', partyId, 'BRL'), direction: 'credit', amount: 10n },
+    ],
+  });

@@ -5,10 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/types.ts';
 import { createDeps } from '../../src/deps.ts';
-import { partyAccount, systemAccount } from '../../src/ledger/accounts.ts';
-import { postJournal } from '../../src/ledger/ledger.ts';
 import { checkChains, sealJournals, uuidv7Floor } from '../../src/ledger/seal.ts';
 import { startTestApp, type TestContext } from '../support/app.ts';
+import { postTenCentavos } from '../support/books.ts';
 import { openWorkspace } from '../support/world.ts';
 
 let ctx: TestContext;
@@ -32,16 +31,7 @@ async function journalAt(ms: number, workspace = workspaceId, party = partyId): 
       .padStart(12, '0'),
   );
   await ctx.db.transaction(async (tx) => {
-    const posted = await postJournal(tx, {
-      workspaceId: workspace,
-      environment: 'sandbox',
-      referenceType: 'payment',
-      referenceId: 'late',
-      postings: [
-        { account: systemAccount.pixSettlement(workspace, 'sandbox'), direction: 'debit', amount: 10n },
-        { account: partyAccount(workspace, 'sandbox', party, 'BRL'), direction: 'credit', amount: 10n },
-      ],
-    });
+    const posted = await postTenCentavos(tx, workspace, party);
     // The journal id is the one thing a late commit changes: rewrite it before commit.
     await tx.query(`SET LOCAL session_replication_role = replica`);
     await tx.query('UPDATE ledger_postings SET journal_id = $2 WHERE journal_id = $1', [posted.id, id]);

@@ -1,0 +1,36 @@
+/**
+ * Review of the one-transaction sealer round: a workspace whose chain cannot be extended (its head
+ * deleted behind the service's back, so its next link collides with seq 1) failed the whole round,
+ * every round, and no other workspace was sealed again. The others are now sealed apart from it.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sealJournals } from '../../src/ledger/seal.ts';
+import { startTestApp, type TestContext } from '../support/app.ts';
+import { postTenCentavos } from '../support/books.ts';
+import { openWorkspace } from '../support/world.ts';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await startTestApp();
+});
+afterAll(() => ctx.close());
+
+const sealed = async (journalId: string) =>
+  (await ctx.db.query('SELECT 1 FROM ledger_seals WHERE journal_id = $1', [journalId])).rows.length === 1;
+
+it('a workspace with a broken chain does not stop the others being sealed', async () => {
+  const [broken, healthy] = [
+    await openWorkspace(ctx, 'Quebrada Ltda'),
+    await openWorkspace(ctx, 'Sadia Ltda'),
+  ];
+  const post = (ws: typeof broken) =>
+    ctx.db.transaction((tx) => postTenCentavos(tx, ws.owner.workspaceId, ws.owner.defaultPartyId));
+  await post(broken);
+  await post(healthy);
+  while ((await sealJournals(ctx.deps)) > 0);
+  await ctx.db.query('DELETE FROM ledger_seal_heads WHERE workspace_id = $1', [broken.owner.workspaceId]);
+  const [stuck, next] = [await post(broken), await post(healthy)];
+  await expect(sealJournals(ctx.deps)).rejects.toThrow(/sealing failed for 1 workspace/);
+  expect(await sealed(next.id)).toBe(true);
+  expect(await sealed(stuck.id)).toBe(false);
+});
