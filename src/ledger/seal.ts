@@ -12,6 +12,7 @@
  * compares against too: unbounded, that side was a scan of every seal, a cost that grew with the books.
  */
 import { createHash } from 'node:crypto';
+import { isConnectionError } from '../db/connection-errors.ts';
 import type { Queryable } from '../db/types.ts';
 import type { Deps } from '../platform/context.ts';
 
@@ -42,10 +43,14 @@ export function uuidv7Floor(ms: number): string {
 
 const lastFullSweep = new WeakMap<Deps, number>();
 const lastWindowSweep = new WeakMap<Deps, number>();
+/** Workspaces whose chain could not be extended, left out of rounds until the time given. */
+const setAside = new WeakMap<Deps, Map<string, number>>();
+const SET_ASIDE_MS = 60_000;
 
-/** The unsealed journals with ids at or above $1, oldest first. */
+/** The unsealed journals with ids at or above $1, oldest first, outside the workspaces in $2. */
 export const UNSEALED_SQL = `SELECT j.id, j.workspace_id FROM ledger_journals j
   WHERE j.id >= $1 AND NOT EXISTS (SELECT 1 FROM ledger_seals s WHERE s.journal_id = j.id AND s.journal_id >= $1)
+    AND j.workspace_id <> ALL($2::uuid[])
   ORDER BY j.id LIMIT ${BATCH}`;
 
 /** One round of the sealer: seals what it finds unsealed; returns how many journals it sealed. */
@@ -62,9 +67,10 @@ export async function sealJournals(deps: Deps): Promise<number> {
     const ms = newest ? Number.parseInt(newest.replace('-', '').slice(0, 12), 16) : 0;
     floor = uuidv7Floor(ms - (window ? WINDOW_MS : RECENT_MS));
   }
-  const { rows: candidates } = await deps.db.query<{ id: string; workspace_id: string }>(UNSEALED_SQL, [
-    floor,
-  ]);
+  const aside = setAside.get(deps) ?? new Map<string, number>();
+  setAside.set(deps, aside);
+  for (const [id, until] of aside) if (until <= now) aside.delete(id);
+  const { rows: candidates } = await deps.db.query<Candidate>(UNSEALED_SQL, [floor, [...aside.keys()]]);
   if (candidates.length < BATCH) {
     if (full) lastFullSweep.set(deps, now);
     if (full || window) lastWindowSweep.set(deps, now);
@@ -74,26 +80,33 @@ export async function sealJournals(deps: Deps): Promise<number> {
   try {
     return await sealRound(deps, workspaceIds, candidates);
   } catch (error) {
-    if (workspaceIds.length === 1) throw error;
-    return sealApart(deps, workspaceIds, candidates);
+    // A database that went away says nothing about any one chain: the next round tries them all.
+    if (isConnectionError(error)) throw error;
+    if (workspaceIds.length > 1) await sealApart(deps, workspaceIds, candidates);
+    else aside.set(workspaceIds[0]!, now + SET_ASIDE_MS);
+    throw error;
   }
 }
 
-/** After a failed round: one workspace whose chain cannot be extended must not hold up the others. */
+/**
+ * After a failed round: each workspace in a transaction of its own, so that one whose chain cannot
+ * be extended (verify says why) is set aside for a minute and the others are still sealed. The
+ * round's error is then thrown all the same, to be logged.
+ */
 async function sealApart(deps: Deps, workspaceIds: string[], candidates: Candidate[]) {
-  let sealed = 0;
-  const errors: unknown[] = [];
+  const aside = setAside.get(deps)!;
   for (const id of workspaceIds) {
-    const own = candidates.filter((row) => row.workspace_id === id);
-    await sealRound(deps, [id], own).then(
-      (count) => {
-        sealed += count;
-      },
-      (error) => errors.push(error),
-    );
+    try {
+      await sealRound(
+        deps,
+        [id],
+        candidates.filter((row) => row.workspace_id === id),
+      );
+    } catch (error) {
+      if (isConnectionError(error)) return;
+      aside.set(id, deps.clock.now().getTime() + SET_ASIDE_MS);
+    }
   }
-  if (errors.length > 0) throw new AggregateError(errors, `sealing failed for ${errors.length} workspace(s)`);
-  return sealed;
 }
 
 interface Candidate {

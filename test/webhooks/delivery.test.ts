@@ -282,31 +282,27 @@ describe('webhook delivery', () => {
     // twenty rounds can take longer than a second, and the check below would then fail for no fault.
     const dispatcher = new WebhookDispatcher({ random: () => 0.5, timeoutMs: 5000 });
     try {
-      await hangingReceiverChecks(dispatcher, slow.id, fast.id);
+      for (let round = 0; round < 100 && world.receiver.received('/fast').length < 20; round++) {
+        await dispatcher.run(world.ctx.deps);
+      }
+      expect(world.receiver.received('/fast')).toHaveLength(20);
+      const ended = await world.ctx.db.query(
+        'SELECT 1 FROM webhook_delivery_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = $1)',
+        [slow.id],
+      );
+      expect(ended.rows).toHaveLength(0);
+      // The slow endpoint holds no more than its bound of attempts at once.
+      expect(world.receiver.received('/hang').length).toBeLessThanOrEqual(8);
+      await dispatcher.idle();
+      const slowLog = await deliveries(world.api, `?endpoint_id=${slow.id}&limit=100`);
+      expect(slowLog.filter((d) => d.attempts === 1)).toHaveLength(world.receiver.received('/hang').length);
+      expect(slowLog.find((d) => d.attempts === 1)!.last_error).toBe('timeout after 5000 ms');
+      const fastLog = await deliveries(world.api, `?endpoint_id=${fast.id}&limit=100`);
+      expect(fastLog.every((d) => d.status === 'delivered')).toBe(true);
     } finally {
       await dispatcher.close();
     }
   });
-
-  async function hangingReceiverChecks(dispatcher: WebhookDispatcher, slowId: string, fastId: string) {
-    for (let round = 0; round < 100 && world.receiver.received('/fast').length < 20; round++) {
-      await dispatcher.run(world.ctx.deps);
-    }
-    expect(world.receiver.received('/fast')).toHaveLength(20);
-    const ended = await world.ctx.db.query(
-      'SELECT 1 FROM webhook_delivery_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = $1)',
-      [slowId],
-    );
-    expect(ended.rows).toHaveLength(0);
-    // The slow endpoint holds no more than its bound of attempts at once.
-    expect(world.receiver.received('/hang').length).toBeLessThanOrEqual(8);
-    await dispatcher.idle();
-    const slowLog = await deliveries(world.api, `?endpoint_id=${slowId}&limit=100`);
-    expect(slowLog.filter((d) => d.attempts === 1)).toHaveLength(world.receiver.received('/hang').length);
-    expect(slowLog.find((d) => d.attempts === 1)!.last_error).toBe('timeout after 5000 ms');
-    const fastLog = await deliveries(world.api, `?endpoint_id=${fastId}&limit=100`);
-    expect(fastLog.every((d) => d.status === 'delivered')).toBe(true);
-  }
 
   it('deleting an endpoint fails its pending deliveries and keeps its log', async () => {
     const endpoint = await createEndpoint(world.api, {
