@@ -12,7 +12,6 @@
  * compares against too: unbounded, that side was a scan of every seal, a cost that grew with the books.
  */
 import { createHash } from 'node:crypto';
-import { isConnectionError } from '../db/connection-errors.ts';
 import type { Queryable } from '../db/types.ts';
 import type { Deps } from '../platform/context.ts';
 
@@ -80,8 +79,8 @@ export async function sealJournals(deps: Deps): Promise<number> {
   try {
     return await sealRound(deps, workspaceIds, candidates);
   } catch (error) {
-    // A database that went away says nothing about any one chain: the next round tries them all.
-    if (isConnectionError(error)) throw error;
+    // A timeout, a busy or lost database says nothing about any one chain: the next round tries all.
+    if (!isChainFault(error)) throw error;
     if (workspaceIds.length > 1) await sealApart(deps, workspaceIds, candidates);
     else aside.set(workspaceIds[0]!, now + SET_ASIDE_MS);
     throw error;
@@ -103,11 +102,16 @@ async function sealApart(deps: Deps, workspaceIds: string[], candidates: Candida
         candidates.filter((row) => row.workspace_id === id),
       );
     } catch (error) {
-      if (isConnectionError(error)) return;
-      aside.set(id, deps.clock.now().getTime() + SET_ASIDE_MS);
+      if (isChainFault(error)) aside.set(id, deps.clock.now().getTime() + SET_ASIDE_MS);
     }
   }
 }
+
+class SealHeadMissing extends Error {}
+
+/** A chain that cannot be extended as it is: a link already at the next seq, or a head gone. */
+const isChainFault = (error: unknown) =>
+  error instanceof SealHeadMissing || (error as { code?: unknown } | null)?.code === '23505';
 
 interface Candidate {
   id: string;
@@ -132,7 +136,8 @@ async function sealRound(deps: Deps, workspaceIds: string[], candidates: Candida
         ORDER BY workspace_id FOR UPDATE`,
       [workspaceIds],
     );
-    if (heads.length < workspaceIds.length) throw new Error('a seal head went missing during the round');
+    if (heads.length < workspaceIds.length)
+      throw new SealHeadMissing('a seal head went missing during the round');
     const chains = new Map(heads.map((head) => [head.workspace_id, { seq: head.seq, hash: head.hash }]));
     // Another sealer may have chained some of them while this one waited for the heads.
     const { rows } = await tx.query<{ id: string; workspace_id: string; text: string }>(

@@ -5,6 +5,7 @@
  * it is left out of the rounds for a minute (a backlog of its own could otherwise fill every round).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createDeps } from '../../src/deps.ts';
 import { sealJournals } from '../../src/ledger/seal.ts';
 import { startTestApp, type TestContext } from '../support/app.ts';
 import { postTenCentavos } from '../support/books.ts';
@@ -40,4 +41,37 @@ it('a workspace with a broken chain does not stop the others being sealed', asyn
   expect(await sealed(later.id)).toBe(true);
   ctx.clock.advance(60_000);
   await expect(sealJournals(ctx.deps)).rejects.toThrow(/duplicate key/);
+  // Its head put back where its last link is, the chain goes on.
+  await ctx.db.query(
+    `INSERT INTO ledger_seal_heads (workspace_id, seq, hash)
+     SELECT workspace_id, seq, hash FROM ledger_seals WHERE workspace_id = $1 ORDER BY seq DESC LIMIT 1
+     ON CONFLICT (workspace_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash`,
+    [broken.owner.workspaceId],
+  );
+  ctx.clock.advance(60_000);
+  while ((await sealJournals(ctx.deps)) > 0);
+  expect(await sealed(stuck.id)).toBe(true);
+});
+
+it('a round that fails for the database, not for a chain, sets nothing aside', async () => {
+  const ws = await openWorkspace(ctx, 'Lenta Ltda');
+  let failures = 1;
+  const db = new Proxy(ctx.db, {
+    get(target, prop) {
+      if (prop === 'transaction' && failures-- > 0)
+        return () =>
+          Promise.reject(
+            Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }),
+          );
+      const value = Reflect.get(target, prop);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  const deps = createDeps(ctx.deps.config, db, { masterKey: 'aa'.repeat(32), clock: ctx.clock });
+  const journal = await ctx.db.transaction((tx) =>
+    postTenCentavos(tx, ws.owner.workspaceId, ws.owner.defaultPartyId),
+  );
+  await expect(sealJournals(deps)).rejects.toThrow(/statement timeout/);
+  while ((await sealJournals(deps)) > 0);
+  expect(await sealed(journal.id)).toBe(true);
 });
