@@ -77,11 +77,11 @@ export async function sealJournals(deps: Deps): Promise<number> {
   if (candidates.length === 0) return 0;
   const workspaceIds = [...new Set(candidates.map((row) => row.workspace_id))];
   try {
-    return await sealRound(deps, workspaceIds, candidates);
+    return await sealRound(deps, candidates);
   } catch (error) {
     // A timeout, a busy or lost database says nothing about any one chain: the next round tries all.
     if (!isChainFault(error)) throw error;
-    if (workspaceIds.length > 1) await sealApart(deps, workspaceIds, candidates);
+    if (workspaceIds.length > 1) await sealApart(deps, aside, workspaceIds, candidates);
     else aside.set(workspaceIds[0]!, now + SET_ASIDE_MS);
     throw error;
   }
@@ -92,13 +92,16 @@ export async function sealJournals(deps: Deps): Promise<number> {
  * be extended (verify says why) is set aside for a minute and the others are still sealed. The
  * round's error is then thrown all the same, to be logged.
  */
-async function sealApart(deps: Deps, workspaceIds: string[], candidates: Candidate[]) {
-  const aside = setAside.get(deps)!;
+async function sealApart(
+  deps: Deps,
+  aside: Map<string, number>,
+  workspaceIds: string[],
+  candidates: Candidate[],
+) {
   for (const id of workspaceIds) {
     try {
       await sealRound(
         deps,
-        [id],
         candidates.filter((row) => row.workspace_id === id),
       );
     } catch (error) {
@@ -124,7 +127,8 @@ interface Candidate {
  * workspace order, so two sealers never deadlock; missing heads are made first, in a statement of
  * their own, since rows inserted inside the round would be locked out of that order.
  */
-async function sealRound(deps: Deps, workspaceIds: string[], candidates: Candidate[]) {
+async function sealRound(deps: Deps, candidates: Candidate[]) {
+  const workspaceIds = [...new Set(candidates.map((row) => row.workspace_id))];
   await deps.db.query(
     `INSERT INTO ledger_seal_heads (workspace_id, seq, hash)
      SELECT w, 0, $2 FROM unnest($1::uuid[]) w ORDER BY w ON CONFLICT DO NOTHING`,

@@ -5,10 +5,10 @@
  * it is left out of the rounds for a minute (a backlog of its own could otherwise fill every round).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createDeps } from '../../src/deps.ts';
+import type { Database } from '../../src/db/types.ts';
 import { sealJournals } from '../../src/ledger/seal.ts';
 import { startTestApp, type TestContext } from '../support/app.ts';
-import { postTenCentavos } from '../support/books.ts';
+import { postTenCentavos, sealerDeps } from '../support/books.ts';
 import { openWorkspace } from '../support/world.ts';
 
 let ctx: TestContext;
@@ -56,18 +56,13 @@ it('a workspace with a broken chain does not stop the others being sealed', asyn
 it('a round that fails for the database, not for a chain, sets nothing aside', async () => {
   const ws = await openWorkspace(ctx, 'Lenta Ltda');
   let failures = 1;
-  const db = new Proxy(ctx.db, {
-    get(target, prop) {
-      if (prop === 'transaction' && failures-- > 0)
-        return () =>
-          Promise.reject(
-            Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }),
-          );
-      const value = Reflect.get(target, prop);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
+  const deps = sealerDeps(ctx, function (this: Database, ...args) {
+    if (failures-- > 0)
+      return Promise.reject(
+        Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }),
+      );
+    return this.transaction(...args);
   });
-  const deps = createDeps(ctx.deps.config, db, { masterKey: 'aa'.repeat(32), clock: ctx.clock });
   const journal = await ctx.db.transaction((tx) =>
     postTenCentavos(tx, ws.owner.workspaceId, ws.owner.defaultPartyId),
   );

@@ -4,10 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/types.ts';
-import { createDeps } from '../../src/deps.ts';
 import { checkChains, sealJournals, uuidv7Floor } from '../../src/ledger/seal.ts';
 import { startTestApp, type TestContext } from '../support/app.ts';
-import { postTenCentavos } from '../support/books.ts';
+import { postTenCentavos, sealerDeps } from '../support/books.ts';
 import { openWorkspace } from '../support/world.ts';
 
 let ctx: TestContext;
@@ -39,21 +38,13 @@ async function journalAt(ms: number, workspace = workspaceId, party = partyId): 
   });
   return id;
 }
-/** A sealer of its own (its first round a full sweep) that counts the transactions it opens. */
+/** A sealer of its own that counts the transactions it opens. */
 function countingSealer() {
   const counted = { transactions: 0 };
-  const db = new Proxy(ctx.db, {
-    get(target, prop) {
-      if (prop === 'transaction')
-        return (...args: Parameters<Database['transaction']>) => {
-          counted.transactions++;
-          return target.transaction(...args);
-        };
-      const value = Reflect.get(target, prop);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
+  const deps = sealerDeps(ctx, function (this: Database, ...args) {
+    counted.transactions++;
+    return this.transaction(...args);
   });
-  const deps = createDeps(ctx.deps.config, db, { masterKey: 'aa'.repeat(32), clock: ctx.clock });
   return { deps, counted };
 }
 const sealAll = async (deps = ctx.deps) => {
@@ -85,7 +76,7 @@ describe('the ledger sealer', () => {
     await sealAll();
     expect(await linkOf(old)).toBeUndefined();
     // A new process (its first round is a full sweep) finds it.
-    await sealAll(createDeps(ctx.deps.config, ctx.db, { masterKey: 'aa'.repeat(32), clock: ctx.clock }));
+    await sealAll(sealerDeps(ctx));
     expect(await linkOf(old)).toBeDefined();
     expect(await checkChains(ctx.db)).toMatchObject({ problems: 0, unsealed: 0 });
   });
