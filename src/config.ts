@@ -82,6 +82,14 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw;
 }
 
+/**
+ * libpq's `postgres://user@/db?host=/dir` leaves the host to the `host` parameter or the default, but
+ * an empty host is not a WHATWG URL; `localhost` is what pg falls back to, and `?host=` still wins.
+ */
+function withHost(raw: string | undefined): string | undefined {
+  return raw?.replace(/^(postgres(?:ql)?:\/\/(?:[^/?#@]*@)?)(?=[/?#]|$)/i, '$1localhost');
+}
+
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Reads every setting once and validates it; a bad value throws a ConfigError naming the setting. */
@@ -104,7 +112,10 @@ export function loadConfig(env: Env = process.env): Config {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host,
     dataDir: path.resolve(env.DATA_DIR || './.lastro'),
-    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseUrl: url({ DATABASE_URL: withHost(env.DATABASE_URL) }, 'DATABASE_URL', [
+      'postgres:',
+      'postgresql:',
+    ]),
     masterKey,
     logLevel,
     sandboxSettleMs: integer(env, 'SANDBOX_SETTLE_MS', 1000, 0, 3_600_000),
