@@ -95,6 +95,13 @@ export async function call(
 }
 
 const RETRYABLE = new Set([0, 409, 429, 503]);
+
+/** An answer that is the request's outcome: not a missing answer, a 503, a 429 or the key still in use. */
+export function isFinal(answer: Answer): boolean {
+  if (answer.status === 409) return answer.body?.error !== 'idempotency_key_in_use';
+  return !RETRYABLE.has(answer.status);
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -112,9 +119,7 @@ export async function idempotent(
 ): Promise<Answer> {
   for (let attempt = 0; ; attempt++) {
     const answer = await call(base, 'POST', path, who, body, { 'idempotency-key': key });
-    const inUse = answer.status === 409 && answer.body?.error === 'idempotency_key_in_use';
-    if (!RETRYABLE.has(answer.status) || (answer.status === 409 && !inUse)) return answer;
-    if (Date.now() > untilMs) return answer;
+    if (isFinal(answer) || Date.now() > untilMs) return answer;
     stats.retries++;
     await sleep(Math.min(2000, 100 * 2 ** Math.min(attempt, 4)) * (0.5 + Math.random()));
   }

@@ -1,7 +1,7 @@
 /** What must hold once the faults stop: every acknowledged payment once and final, books verified, webhooks delivered. */
 import pg from 'pg';
 import { idempotent, violation } from './client.ts';
-import type { Acknowledged } from './operations.ts';
+import type { Acknowledged, Confirmed } from './operations.ts';
 import type { Service } from './processes.ts';
 import type { Receivers } from './receivers.ts';
 import type { Tenant } from './world.ts';
@@ -49,8 +49,9 @@ export async function finalChecks(input: {
   tenants: Tenant[];
   receivers: Receivers;
   acked: Acknowledged[];
+  confirmed: Confirmed[];
 }): Promise<void> {
-  const { app, tenants, receivers, acked } = input;
+  const { app, tenants, receivers, acked, confirmed } = input;
   const db = new pg.Pool({ connectionString: input.databaseUrl, max: 2 });
   try {
     // Every payment of the soak's database is the soak's: none may stay open once the faults stop.
@@ -60,9 +61,11 @@ export async function finalChecks(input: {
           `SELECT id, kind, workspace_id FROM payments WHERE status IN ('created', 'processing')`,
         )
       ).rows;
-    // Charges whose payment was never acknowledged (the client gave up mid-fault) are paid now.
+    // Charges whose payment was never acknowledged (the client gave up mid-fault) are paid now; one
+    // whose pay was acknowledged has lost it, and paying it again would hide that.
+    const settled = new Set(confirmed.map((c) => c.paymentId));
     for (const row of await open()) {
-      if (row.kind !== 'pix_cash_in') continue;
+      if (row.kind !== 'pix_cash_in' || settled.has(row.id)) continue;
       const tenant = tenants.find((t) => t.workspaceId === row.workspace_id)!;
       const path = `/v1/sandbox/simulate/payments/${row.id}/pay`;
       await idempotent(app.base, path, tenant.api, `final-${row.id}`, {}, Date.now() + 60_000);
@@ -77,6 +80,7 @@ export async function finalChecks(input: {
     if (stillOpen)
       for (const row of await open())
         violation(`payment ${row.kind} ${row.id} still open after the run (${stillOpen})`);
+    await confirmedChecks(db, confirmed);
     const found = new Set<string>();
     for (let i = 0; i < acked.length; i += 50_000) {
       const ids = acked.slice(i, i + 50_000).map((a) => a.paymentId);
@@ -142,6 +146,25 @@ export async function finalChecks(input: {
   }
 }
 
+/** Every status the API answered for a settled payment is still its status (a paid charge may since be refunded). */
+async function confirmedChecks(db: pg.Pool, confirmed: Confirmed[]): Promise<void> {
+  const kept = (said: string, now: string) => now === said || (said === 'completed' && now === 'refunded');
+  for (let i = 0; i < confirmed.length; i += 50_000) {
+    const batch = confirmed.slice(i, i + 50_000);
+    const { rows } = await db.query<{ id: string; status: string }>(
+      'SELECT id, status FROM payments WHERE id = ANY($1)',
+      [batch.map((c) => c.paymentId)],
+    );
+    const status = new Map(rows.map((row) => [row.id, row.status]));
+    for (const c of batch)
+      if (!kept(c.status, status.get(c.paymentId) ?? 'missing'))
+        violation(
+          `payment ${c.paymentId} was answered ${c.status}, and is ${status.get(c.paymentId) ?? 'missing'}`,
+        );
+  }
+  console.log(`soak: ${confirmed.length} answered settlements (charges paid, payouts failed) checked`);
+}
+
 async function webhookChecks(db: pg.Pool, tenants: Tenant[], receivers: Receivers): Promise<void> {
   const live = tenants.flatMap((t) =>
     t.endpoints.filter((e) => e.mode !== 'gone').map((e) => ({ tenant: t, ...e })),
@@ -171,7 +194,8 @@ async function webhookChecks(db: pg.Pool, tenants: Tenant[], receivers: Receiver
   const { rows: missing } = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM events e JOIN webhook_endpoints w ON w.workspace_id = e.workspace_id AND w.environment = e.environment
       WHERE w.id = ANY($1) AND e.created_at >= w.created_at
-        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.endpoint_id = w.id)`,
+        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
+                         WHERE d.workspace_id = e.workspace_id AND d.event_id = e.id AND d.endpoint_id = w.id)`,
     [liveIds],
   );
   if (missing[0]!.n) violation(`${missing[0]!.n} events have no delivery to a subscribed endpoint`);
@@ -195,7 +219,9 @@ async function webhookChecks(db: pg.Pool, tenants: Tenant[], receivers: Receiver
   );
   if (gone[0]!.n) violation(`${gone[0]!.n} endpoints answering 410 were not disabled as gone`);
   if (receivers.counts.badSignatures)
-    violation(`${receivers.counts.badSignatures} webhook requests with a bad signature`);
+    violation(
+      `${receivers.counts.badSignatures} webhook requests with a bad signature or another event's id`,
+    );
   console.log(
     `soak: webhooks: ${events} deliveries to ${live.length} live endpoints all received (${receivers.counts.failedOnPurpose} failed on purpose, ${receivers.counts.hung} hung)`,
   );

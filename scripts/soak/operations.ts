@@ -4,7 +4,7 @@
  * retry that must give the same payment). Acknowledged payments are recorded for the final checks.
  */
 import { randomUUID } from 'node:crypto';
-import { type Answer, call, idempotent, stats, violation } from './client.ts';
+import { type Answer, call, idempotent, isFinal, stats, violation } from './client.ts';
 import { CPF, OUTSIDE_EVM, type Tenant } from './world.ts';
 
 export interface Acknowledged {
@@ -15,11 +15,18 @@ export interface Acknowledged {
   operation: string;
 }
 
+/** A status the API answered for a payment it settled (a charge paid, a payout failed): it must stay. */
+export interface Confirmed {
+  paymentId: string;
+  status: 'completed' | 'failed';
+}
+
 export interface OpContext {
   base: string;
   random: () => number;
   untilMs: number;
   acked: Acknowledged[];
+  confirmed: Confirmed[];
 }
 
 export const OPERATIONS = [
@@ -52,6 +59,9 @@ async function keyed(
   if (roll >= 0.1 && roll < 0.2) {
     stats.retries++;
     answers.push(await send());
+    // An error is not stored (the request may succeed later), but a stored 200 is all a retry may get.
+    if (answers[0]!.status === 200 && isFinal(answers[1]!) && answers[1]!.status !== 200)
+      violation(`${path} key ${key} answered 200, then ${answers[1]!.status} to the same request`);
   }
   const ids = new Set(answers.filter((a) => a.status === 200).map((a) => a.body.data.id));
   if (ids.size > 1) violation(`${path} key ${key} answered ${ids.size} different payments`);
@@ -65,8 +75,15 @@ function ack(ctx: OpContext, tenant: Tenant, operation: string, answer: Answer, 
   return id;
 }
 
+/** Records a final status the API answered, for the final checks to find it kept. */
+function confirm(ctx: OpContext, paymentId: string, answer: Answer) {
+  const status = answer.status === 200 ? answer.body.data.status : undefined;
+  if (status === 'completed' || status === 'failed') ctx.confirmed.push({ paymentId, status });
+}
+
 async function pay(ctx: OpContext, tenant: Tenant, chargeId: string, net: bigint): Promise<void> {
   const { answer } = await keyed(ctx, tenant, `/v1/sandbox/simulate/payments/${chargeId}/pay`, {});
+  confirm(ctx, chargeId, answer);
   if (answer.status === 200 && net > 0n) tenant.paid.push({ id: chargeId, left: net });
 }
 
@@ -93,7 +110,10 @@ export async function runOperation(ctx: OpContext, tenant: Tenant, operation: Op
       const body = { amount_minor: value, pix_key: CPF, party_id: party };
       const { key, answer } = await keyed(ctx, tenant, '/v1/sandbox/pix/payouts', body);
       const id = ack(ctx, tenant, operation, answer, key);
-      if (id && random() < 0.1) await keyed(ctx, tenant, `/v1/sandbox/simulate/payments/${id}/fail`, {});
+      if (id && random() < 0.1) {
+        const failed = await keyed(ctx, tenant, `/v1/sandbox/simulate/payments/${id}/fail`, {});
+        confirm(ctx, id, failed.answer);
+      }
       return;
     }
     case 'refund': {

@@ -9,7 +9,8 @@ const root = path.resolve(import.meta.dirname, '../..');
 export interface Service {
   base: string;
   start(which: 'api' | 'worker'): void;
-  kill(which: 'api' | 'worker'): Promise<void>;
+  /** SIGKILLs it; false when it was not running (exited, or between two starts). */
+  kill(which: 'api' | 'worker'): Promise<boolean>;
   /** Runs `lastro <args>` to its end: exit code and standard output. */
   run(args: string[]): Promise<{ code: number | null; stdout: string }>;
   stopAll(): Promise<void>;
@@ -42,10 +43,11 @@ export function service(env: Record<string, string>, port: number): Service {
   const kill = async (which: 'api' | 'worker') => {
     const child = children.get(which);
     children.delete(which);
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return false;
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
     await exited;
+    return true;
   };
   return {
     base: `http://127.0.0.1:${port}`,
@@ -77,7 +79,8 @@ export function service(env: Record<string, string>, port: number): Service {
       let stdout = '';
       child.stdout!.on('data', (chunk) => (stdout += chunk));
       child.stderr!.on('data', keep);
-      return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout })));
+      // 'close', not 'exit': only then has all of its output been read.
+      return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout })));
     },
     async stopAll() {
       await kill('api');

@@ -35,7 +35,11 @@ export async function startReceivers(random: () => number, hangMs = 17_000): Pro
       const body = Buffer.concat(chunks).toString();
       const id = String(req.headers['webhook-id'] ?? '');
       try {
-        secrets.get(path)!.verify(body, req.headers as Record<string, string>);
+        const event = secrets.get(path)!.verify(body, req.headers as Record<string, string>) as {
+          id?: unknown;
+        };
+        // The signature covers the header's id; the event in the body must be that one.
+        if (event.id !== id) throw new Error('webhook-id is not the event id');
       } catch {
         counts.badSignatures++;
         res.writeHead(400).end();

@@ -110,7 +110,7 @@ async function main() {
       if (missing.length)
         console.log(`soak: no endpoint is ${missing.join(', ')} (more --tenants or --endpoints)`);
       const untilMs = started + opts.minutes * 60_000;
-      const ctx: OpContext = { base: app.base, random, untilMs: untilMs + 60_000, acked: [] };
+      const ctx: OpContext = { base: app.base, random, untilMs: untilMs + 60_000, acked: [], confirmed: [] };
       let issued = 0;
       const client = async () => {
         while (issued < opts.ops && Date.now() < untilMs) {
@@ -138,8 +138,7 @@ async function main() {
           while (progress() < step.at) await sleep(50);
           if (issued >= opts.ops || Date.now() >= untilMs) return;
           if (step.what === 'api' || step.what === 'worker') {
-            await app.kill(step.what);
-            counts.kills++;
+            if (await app.kill(step.what)) counts.kills++;
             await sleep(random() * 1000);
             app.start(step.what);
           } else {
@@ -154,22 +153,22 @@ async function main() {
       app.start('api');
       app.start('worker');
       if (!(await waitReady(app.base, 120_000))) violation('the API did not come back after the run');
-      await finalChecks({ app, databaseUrl, tenants, receivers, acked: ctx.acked });
+      await finalChecks({ app, databaseUrl, tenants, receivers, acked: ctx.acked, confirmed: ctx.confirmed });
     }
   } finally {
     await app.stopAll();
     await receivers.close();
     cluster.stop();
   }
+  if (!opts.fuzz && counts.restarts === 0)
+    violation('PostgreSQL was never restarted (run longer or with more --ops)');
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
   console.log(`soak: latency per route (answered calls)\n${latencyReport()}`);
   console.log(
     `soak: ${opts.fuzz ? 'fuzz' : `operations ${counts.operations}`}, calls ${stats.calls}, retries ${stats.retries}, ` +
-      `kills ${counts.kills}, restarts ${counts.restarts}, 503s ${stats.unavailable}, no answer ${stats.noAnswer}, ` +
+      `kills ${counts.kills} of ${opts.fuzz ? 0 : opts.kills}, restarts ${counts.restarts}, 503s ${stats.unavailable}, no answer ${stats.noAnswer}, ` +
       `webhooks received ${receivers.counts.requests}, violations ${stats.violations.length}, ${minutes} min`,
   );
-  if (!opts.fuzz && counts.restarts === 0)
-    violation('PostgreSQL was never restarted (run longer or with more --ops)');
   process.exitCode = stats.violations.length === 0 ? 0 : 1;
 }
 
