@@ -8,6 +8,7 @@ import { AppError, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Ctx } from '../../platform/request-context.ts';
 import { owningParty } from '../parties/service.ts';
+import type { PaymentView } from '../payments/schemas.ts';
 import { createPayment, findPayment, getPayment, lockPayment, transition } from '../payments/service.ts';
 import { payCharge } from './charge-payment.ts';
 import { pixTransfers } from './transfers.ts';
@@ -58,7 +59,10 @@ export async function simulateOutcome(
     throw new AppError('invalid_state', 'This helper settles PIX payments only.');
   }
   if (row.status !== 'created' && row.status !== 'processing') {
-    throw new AppError('invalid_state', `A ${row.status} payment cannot be settled again.`);
+    // Through the write: a retry of the request that settled it replays that answer; others are refused.
+    return write<PaymentView>(() => {
+      throw new AppError('invalid_state', `A ${row.status} payment cannot be settled again.`);
+    });
   }
   const job = { paymentId: id, workspaceId: scope.workspaceId, environment: scope.environment };
   // The PSP learns of the transfer (if the worker has not sent it yet) without settling it, so its own
@@ -73,7 +77,8 @@ export async function simulateOutcome(
   await deps.providers.sandbox.pix.forceOutcome(id, outcome, reason);
   if (row.status === 'created') await pixTransfers.send(deps, job);
   else await pixTransfers.poll(deps, job);
-  return getPayment(deps.db, ctx, { id });
+  // The answer is stored under the request's Idempotency-Key, as every write's is.
+  return write((tx) => getPayment(tx, ctx, { id }));
 }
 
 export async function simulateExpire(ctx: Ctx, input: { id: string }, write: Write) {

@@ -1,0 +1,43 @@
+/**
+ * Found by the soak's new check (a re-send after a 200 must get that 200): `simulate/payments/{id}/fail`
+ * and `/complete` of a payout or refund settled it outside `request.write`, so its Idempotency-Key was
+ * never stored; the same request sent again ran again and answered 422 invalid_state. API.md: a stored
+ * response is replayed on every POST.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { startWorld } from '../support/world.ts';
+
+const world = await startWorld();
+afterAll(() => world.close());
+const ws = await world.workspace('Settle retry', { settlementKey: true, fund: '10000' });
+
+const settle = (id: string, outcome: 'fail' | 'complete', key: string) =>
+  ws.api.post(`/v1/sandbox/simulate/payments/${id}/${outcome}`, {}, { 'idempotency-key': key });
+
+let completedCost = 0n;
+
+describe('a settled payout, asked again with the same Idempotency-Key', () => {
+  for (const outcome of ['fail', 'complete'] as const) {
+    it(`${outcome}: the retry replays the first answer; another key is refused`, async () => {
+      const payout = await ws.api.post('/v1/sandbox/pix/payouts', { amount_minor: '1000', pix_key: 'x' });
+      expect(payout.statusCode, payout.body).toBe(200);
+      const id: string = payout.json().data.id;
+      const first = await settle(id, outcome, `k-${outcome}`);
+      expect(first.statusCode, first.body).toBe(200);
+      expect(first.json().data.status).toBe(outcome === 'fail' ? 'failed' : 'completed');
+      if (outcome === 'complete') completedCost = 1000n + BigInt(first.json().data.fee_minor);
+      const again = await settle(id, outcome, `k-${outcome}`);
+      expect(again.statusCode, again.body).toBe(200);
+      expect(again.headers['idempotency-replayed']).toBe('true');
+      expect(again.json()).toEqual(first.json());
+      const other = await settle(id, outcome, `other-${outcome}`);
+      expect(other.statusCode).toBe(422);
+      expect(other.json().error).toBe('invalid_state');
+    });
+  }
+  it('the money moved once: the failed payout returned, the completed one (and its fee) left', async () => {
+    expect(completedCost).toBeGreaterThan(1000n);
+    const available = (10000n - completedCost).toString();
+    expect(await ws.balances()).toMatchObject({ available, locked: '0' });
+  });
+});
