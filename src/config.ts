@@ -83,11 +83,13 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
 }
 
 /**
- * libpq's `postgres://user@/db?host=/dir` leaves the host to the `host` parameter or the default, but
- * an empty host is not a WHATWG URL; `localhost` is what pg falls back to, and `?host=` still wins.
+ * libpq's `postgres://user@/db?host=/dir` leaves the host to `?host=`, PGHOST or the default, but an
+ * empty host is not a WHATWG URL: it is checked with one put in, and handed to pg as it was written.
  */
-function withHost(raw: string | undefined): string | undefined {
-  return raw?.replace(/^(postgres(?:ql)?:\/\/(?:[^/?#@]*@)?)(?=[/?#]|$)/i, '$1localhost');
+function postgresUrl(env: Env): string | undefined {
+  const raw = env.DATABASE_URL;
+  const withHost = raw?.replace(/^(postgres(?:ql)?:\/\/(?:[^/?#@]*@)?)(?=[:/?#]|$)/i, '$1localhost');
+  return url({ DATABASE_URL: withHost }, 'DATABASE_URL', ['postgres:', 'postgresql:']) && raw;
 }
 
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -112,10 +114,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host,
     dataDir: path.resolve(env.DATA_DIR || './.lastro'),
-    databaseUrl: url({ DATABASE_URL: withHost(env.DATABASE_URL) }, 'DATABASE_URL', [
-      'postgres:',
-      'postgresql:',
-    ]),
+    databaseUrl: postgresUrl(env),
     masterKey,
     logLevel,
     sandboxSettleMs: integer(env, 'SANDBOX_SETTLE_MS', 1000, 0, 3_600_000),

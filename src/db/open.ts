@@ -56,11 +56,11 @@ async function ensurePostgresDatabase(url: string): Promise<void> {
     await probe.end().catch(() => {});
     if ((error as { code?: string }).code !== INVALID_CATALOG_NAME) throw error;
   }
-  const target = new URL(url);
+  // Not WHATWG URL: libpq's empty host (`user@/db?host=/dir`) is not one, and pg takes it as written.
+  const [, authority, path = '', rest] = url.match(/^([a-z]+:\/\/[^/?#]*)(?:\/([^?#]*))?(.*)$/is)!;
   // decodeURI, as pg itself reads the name: %23 stays %23, so both speak of the same database.
-  const name = decodeURI(target.pathname.slice(1));
-  target.pathname = '/postgres';
-  const admin = new pg.Client({ connectionString: target.toString() });
+  const name = decodeURI(path);
+  const admin = new pg.Client({ connectionString: `${authority}/postgres${rest}` });
   await admin.connect();
   try {
     await admin.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);

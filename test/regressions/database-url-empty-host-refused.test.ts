@@ -14,10 +14,10 @@ it('an empty host is accepted, and the host parameter still decides', () => {
   expect(parts.host).toBe('/var/run/postgresql');
   expect(parts.database).toBe('lastro');
   expect(parts.user).toBe('app');
-  expect(loadConfig({ DATABASE_URL: 'postgresql:///lastro' }).databaseUrl).toBe(
-    'postgresql://localhost/lastro',
-  );
-  expect(() => loadConfig({ DATABASE_URL: 'postgres://@:port/x' })).toThrow(/DATABASE_URL/);
+  // Handed to pg as written: without ?host=, PGHOST (or pg's default) still decides.
+  const withPort = 'postgres://app@:5433/lastro';
+  expect(loadConfig({ DATABASE_URL: withPort }).databaseUrl).toBe(withPort);
+  expect(() => loadConfig({ DATABASE_URL: 'postgres://app@:port/lastro' })).toThrow(/DATABASE_URL/);
 });
 
 const server = testServerUrl();

@@ -8,8 +8,14 @@ import { AppError, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Ctx } from '../../platform/request-context.ts';
 import { owningParty } from '../parties/service.ts';
-import type { PaymentView } from '../payments/schemas.ts';
-import { createPayment, findPayment, getPayment, lockPayment, transition } from '../payments/service.ts';
+import {
+  createPayment,
+  findPayment,
+  getPayment,
+  lockPayment,
+  paymentView,
+  transition,
+} from '../payments/service.ts';
 import { payCharge } from './charge-payment.ts';
 import { pixTransfers } from './transfers.ts';
 
@@ -58,11 +64,10 @@ export async function simulateOutcome(
   if (row.kind !== 'pix_cash_out' && row.kind !== 'pix_refund') {
     throw new AppError('invalid_state', 'This helper settles PIX payments only.');
   }
+  // Asked for the outcome it already has (a retry whose answer was lost, a duplicate): that is the answer.
+  if (row.status === outcome) return paymentView(row);
   if (row.status !== 'created' && row.status !== 'processing') {
-    // Through the write: a retry of the request that settled it replays that answer; others are refused.
-    return write<PaymentView>(() => {
-      throw new AppError('invalid_state', `A ${row.status} payment cannot be settled again.`);
-    });
+    throw new AppError('invalid_state', `A ${row.status} payment cannot be settled again.`);
   }
   const job = { paymentId: id, workspaceId: scope.workspaceId, environment: scope.environment };
   // The PSP learns of the transfer (if the worker has not sent it yet) without settling it, so its own
@@ -77,8 +82,7 @@ export async function simulateOutcome(
   await deps.providers.sandbox.pix.forceOutcome(id, outcome, reason);
   if (row.status === 'created') await pixTransfers.send(deps, job);
   else await pixTransfers.poll(deps, job);
-  // The answer is stored under the request's Idempotency-Key, as every write's is.
-  return write((tx) => getPayment(tx, ctx, { id }));
+  return getPayment(deps.db, ctx, { id });
 }
 
 export async function simulateExpire(ctx: Ctx, input: { id: string }, write: Write) {
