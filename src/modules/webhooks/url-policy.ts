@@ -88,6 +88,8 @@ export function urlProblem(raw: string, environment: Environment, allowPrivate: 
   if (environment === 'live' && url.protocol !== 'https:') return 'must use https in live';
   if (url.username || url.password) return 'must not carry credentials';
   if (url.hash) return 'must not carry a fragment';
+  // Port 0 names no service: nothing can ever answer there, so every delivery would fail.
+  if (url.port === '0') return 'must not use port 0';
   const host = hostOf(url);
   const isLocal = isIP(host) ? isPrivateAddress(host) : BLOCKED_NAMES.test(host);
   if (isLocal && !allowPrivate)
