@@ -10,6 +10,9 @@ import { pixTransfers } from './transfers.ts';
 
 const REFUND_WINDOW_MS = 90 * 24 * 3600_000;
 
+const nothingLeft = () =>
+  new AppError('invalid_state', 'The charge is fully refunded; nothing remains to refund.');
+
 /**
  * Refunds (part of) a completed PIX cash-in: a new pix_refund payment that takes the amount from
  * the party's available balance into locked, then goes through the provider like a payout. The
@@ -25,6 +28,7 @@ export async function createRefund(
   const scope = { workspaceId: caller.workspaceId, environment: caller.environment, partyId: caller.partyId };
   const original = await lockPayment(tx, scope, originalId);
   await assertMayMoveMoney(tx, original.workspace_id, original.party_id);
+  if (original.kind === 'pix_cash_in' && original.status === 'refunded') throw nothingLeft();
   if (original.kind !== 'pix_cash_in' || original.status !== 'completed') {
     throw new AppError('invalid_state', 'Only a completed PIX cash-in can be refunded.');
   }
@@ -38,6 +42,8 @@ export async function createRefund(
     [original.id],
   );
   const refundable = original.amount_minor - rows[0]!.taken;
+  // Refunds still in flight may already cover all of it: no amount could be valid, so no range is named.
+  if (refundable <= 0n) throw nothingLeft();
   const amount = input.amount_minor === undefined ? refundable : parseAmount(input.amount_minor);
   if (amount <= 0n || amount > refundable) {
     throw new AppError('invalid_amount', `At most ${refundable} can still be refunded.`, [
