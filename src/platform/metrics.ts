@@ -119,6 +119,17 @@ export function databaseMetrics(db: Database): Registry {
     },
   );
   gauge(
+    'lastro_set_aside_open',
+    'Items set aside by a background round and not yet retried successfully or cleared, by source',
+    ['source'],
+    async (g) => {
+      const { rows } = await db.query<{ source: string; open: string }>(
+        'SELECT source, count(*)::text AS open FROM set_aside_items WHERE resolved_at IS NULL GROUP BY source',
+      );
+      for (const row of rows) g.set({ source: row.source }, Number(row.open));
+    },
+  );
+  gauge(
     'lastro_db_pool_connections',
     'PostgreSQL pool connections: total, idle, and callers waiting for one',
     ['state'],

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from './context.ts';
+import { SetAsideError } from './set-aside.ts';
 
 /** A round may legitimately take this long (a jobs claim lasts at most its 60 s lease) before it counts as stalled. */
 const STALL_GRACE_MS = 120_000;
@@ -41,7 +42,13 @@ export class TaskRunner {
           .run(this.deps)
           .then((handled) => (handled > 0 ? 0 : task.intervalMs))
           .catch((error) => {
-            this.log.error({ err: error, task: task.name }, 'background task failed');
+            // Items set aside are an alert of their own: the round went on past them (docs/operations.md).
+            if (error instanceof SetAsideError)
+              this.log.error(
+                { alert: 'set_aside', task: task.name, source: error.source, items: error.items },
+                'background task set items aside',
+              );
+            else this.log.error({ err: error, task: task.name }, 'background task failed');
             return task.intervalMs;
           })
           .then((next) => {

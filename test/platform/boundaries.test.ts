@@ -82,6 +82,8 @@ const TABLE_WRITERS: Record<string, string[]> = {
   payment_link_splits: ['modules/links'],
   payment_link_payments: ['modules/links'],
   schema_migrations: ['db'],
+  // Items a background round set aside (any task's), written only through the platform's helper.
+  set_aside_items: ['platform/set-aside.ts'],
 };
 
 /** The tables a file's SQL writes. */

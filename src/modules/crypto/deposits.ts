@@ -12,6 +12,13 @@ import type { Deps, Environment } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Ctx } from '../../platform/request-context.ts';
+import {
+  dueSetAside,
+  eachApart,
+  openSetAside,
+  SetAsideError,
+  type SetAsideFailure,
+} from '../../platform/set-aside.ts';
 import { validateAddress } from '../../providers/chain/addresses.ts';
 import { type Network, type Stablecoin, tokenDecimals } from '../../providers/chain/networks.ts';
 import type { IncomingTransfer, WatchedAddress } from '../../providers/chain/provider.ts';
@@ -103,47 +110,107 @@ export async function recordDeposit(
   return { payment, created: true };
 }
 
+/** Where the deposit watcher sets aside a transfer it cannot credit (set_aside_items.source). */
+export const DEPOSIT_WATCHER = 'crypto-deposit-watcher';
+
 /**
  * One round of the deposit watcher: asks each environment's chain for transfers into our custodial
  * addresses confirmed since the cursor, credits each (once), and moves the cursor to the newest
  * confirmation seen. The cursor is inclusive, so a transfer confirmed at the cursor itself is asked
- * for again and found already credited.
+ * for again and found already credited. A transfer that cannot be credited (the ledger refuses it)
+ * is set aside and the cursor still moves: it is retried on its own backoff, never in front of the
+ * other tenants' deposits; the round then throws SetAsideError naming it.
  */
 export async function watchDeposits(deps: Deps): Promise<number> {
   let credited = 0;
+  const apart: SetAsideFailure[] = [];
   for (const environment of ['sandbox', 'live'] as const) {
     if (!deps.providers.has('chain', environment)) continue;
     const addresses = (await watchedAddresses(deps.db, environment)) as WatchedAddress[];
     if (addresses.length === 0) continue;
     const chain = deps.providers.get('chain', environment);
-    // A chain with its own block cursor moves it once everything it read is credited.
+    // A chain with its own block cursor moves it once everything it read is credited or set aside.
     if (chain.scanIncoming) {
       const scan = await chain.scanIncoming(addresses);
-      credited += await recordAll(deps, environment, scan.transfers);
+      credited += await recordAll(deps, environment, scan.transfers, apart);
       await scan.commit();
       continue;
     }
     const since = (await watchCursor(deps.db, environment)) ?? new Date(0);
     const incoming = await chain.listIncoming(addresses, since);
-    credited += await recordAll(deps, environment, incoming);
+    credited += await recordAll(deps, environment, incoming, apart);
     const newest = incoming.at(-1)?.confirmedAt;
     if (newest && newest > since) await advanceWatchCursor(deps.db, environment, newest);
   }
+  credited += await retrySetAside(deps, apart);
+  if (apart.length > 0) throw new SetAsideError(DEPOSIT_WATCHER, apart);
   return credited;
 }
 
+const depositKeyOf = (environment: Environment, transfer: IncomingTransfer) =>
+  `${environment}:${transfer.network}:${transfer.txHash}:${transfer.logIndex}`;
+
+/** Credits each transfer in its own transaction; one set aside before is left to its retry. */
 async function recordAll(
   deps: Deps,
   environment: Environment,
   incoming: IncomingTransfer[],
+  apart: SetAsideFailure[],
 ): Promise<number> {
+  const waiting = await openSetAside(
+    deps.db,
+    DEPOSIT_WATCHER,
+    incoming.map((transfer) => depositKeyOf(environment, transfer)),
+  );
   let credited = 0;
-  for (const transfer of incoming) {
-    const recorded = await deps.db.transaction((tx) =>
-      recordDeposit(tx, environment, transfer, deps.clock.now()),
-    );
-    if (recorded?.created) credited++;
-  }
+  const failures = await eachApart(
+    deps.db,
+    DEPOSIT_WATCHER,
+    incoming.filter((transfer) => !waiting.has(depositKeyOf(environment, transfer))),
+    (transfer) => ({ key: depositKeyOf(environment, transfer), environment, payload: transfer }),
+    async (transfer) => {
+      const recorded = await deps.db.transaction((tx) =>
+        recordDeposit(tx, environment, transfer, deps.clock.now()),
+      );
+      if (recorded?.created) credited++;
+    },
+    () => deps.clock.now(),
+  );
+  apart.push(...failures);
+  return credited;
+}
+
+/** Transfers set aside earlier whose retry is due: credited now, or set aside again for longer. */
+async function retrySetAside(deps: Deps, apart: SetAsideFailure[]): Promise<number> {
+  const due = await dueSetAside(deps.db, DEPOSIT_WATCHER, deps.clock.now());
+  let credited = 0;
+  const failures = await eachApart(
+    deps.db,
+    DEPOSIT_WATCHER,
+    due,
+    (row) => ({
+      key: row.item_key,
+      environment: row.environment ?? undefined,
+      payload: JSON.parse(row.payload),
+    }),
+    async (row) => {
+      const saved = JSON.parse(row.payload) as IncomingTransfer & {
+        amountMinor: string;
+        confirmedAt: string;
+      };
+      const transfer = {
+        ...saved,
+        amountMinor: BigInt(saved.amountMinor),
+        confirmedAt: new Date(saved.confirmedAt),
+      };
+      const recorded = await deps.db.transaction((tx) =>
+        recordDeposit(tx, row.environment ?? 'live', transfer, deps.clock.now()),
+      );
+      if (recorded?.created) credited++;
+    },
+    () => deps.clock.now(),
+  );
+  apart.push(...failures);
   return credited;
 }
 
@@ -159,8 +226,8 @@ const depositKey = (ctx: Ctx) =>
 
 /**
  * Sandbox helper: a deposit from outside into a wallet. The sandbox chain makes the transfer (as a
- * sender would), then it is credited through recordDeposit, the watcher's own path, at once; the
- * watcher finds it credited when the chain reports it.
+ * sender would) and it is credited through recordDeposit, the watcher's own path, in one
+ * transaction; the watcher finds it credited when the chain reports it.
  */
 export async function simulateDeposit(
   ctx: Ctx,
@@ -186,14 +253,19 @@ export async function simulateDeposit(
       'This wallet is watch-only: its coins are not in Lastro custody, so deposits into it are not credited.',
     );
   }
-  const incoming = await deps.providers.sandbox.chain.simulateDeposit({
-    network,
-    currency: currency as Stablecoin,
-    toAddress: wallet.address,
-    amountMinor: amount,
-    key: depositKey(ctx),
-  });
   return write(async (tx) => {
+    // The sandbox chain lives in this database: its transfer is made in the crediting transaction,
+    // so a credit the ledger refuses (400) leaves no transfer behind for the watcher to meet again.
+    const incoming = await deps.providers.sandbox.chain.simulateDeposit(
+      {
+        network,
+        currency: currency as Stablecoin,
+        toAddress: wallet.address,
+        amountMinor: amount,
+        key: depositKey(ctx),
+      },
+      tx,
+    );
     const recorded = await recordDeposit(tx, caller.environment, incoming, deps.clock.now());
     if (!recorded) throw new Error('a deposit into a custodial wallet was not credited');
     return recorded.payment;

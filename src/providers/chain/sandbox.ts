@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Database } from '../../db/types.ts';
+import type { Database, Queryable } from '../../db/types.ts';
 import type { Clock } from '../../platform/environment.ts';
 import { isUuid, newId } from '../../platform/ids.ts';
 import {
@@ -151,16 +151,20 @@ export class SandboxChainProvider implements ChainProvider {
   /**
    * Sandbox helpers: a transfer into `toAddress` from outside (a random sender unless named), final
    * after settleMs like any other. With a `key`, a second call with that key makes nothing and answers
-   * the transfer the first one made (whatever this call asked), as a retried helper call must.
+   * the transfer the first one made (whatever this call asked), as a retried helper call must. Given
+   * the caller's transaction `q`, the transfer commits or rolls back with what the caller does.
    */
-  async simulateDeposit(input: {
-    network: Network;
-    currency: Stablecoin;
-    toAddress: string;
-    amountMinor: bigint;
-    fromAddress?: string;
-    key?: string;
-  }): Promise<IncomingTransfer> {
+  async simulateDeposit(
+    input: {
+      network: Network;
+      currency: Stablecoin;
+      toAddress: string;
+      amountMinor: bigint;
+      fromAddress?: string;
+      key?: string;
+    },
+    q: Queryable = this.db,
+  ): Promise<IncomingTransfer> {
     if (input.amountMinor <= 0n) throw new RangeError('a deposit moves a positive amount');
     if (tokenDecimals(input.network, input.currency) === undefined) {
       throw new RangeError(`${input.currency} is not carried on ${input.network}`);
@@ -170,7 +174,7 @@ export class SandboxChainProvider implements ChainProvider {
     const from = validateAddress(input.network, input.fromAddress ?? randomAddress(input.network));
     if (!from.ok) throw new RangeError(from.message);
     const id = newId();
-    await this.db.query(
+    await q.query(
       `INSERT INTO sandbox_chain_transfers
          (id, payment_id, network, currency, from_address, to_address, amount, tx_hash, status, settle_at, deposit_key)
        VALUES ($1, NULL, $2, $3, $4, $5, $6, $7, 'processing', $8, $9) ON CONFLICT (deposit_key) DO NOTHING`,
@@ -186,7 +190,7 @@ export class SandboxChainProvider implements ChainProvider {
         input.key ?? null,
       ],
     );
-    const { rows } = await this.db.query<TransferRow>(
+    const { rows } = await q.query<TransferRow>(
       'SELECT * FROM sandbox_chain_transfers WHERE id = $1 OR deposit_key = $2',
       [id, input.key ?? null],
     );
