@@ -43,6 +43,11 @@ export interface GroupCommitOptions {
   maxWaitMs?: number;
   /** Milliseconds since some epoch; tests pass a fake. */
   now?: () => number;
+  /**
+   * SQL run first in each batch's transaction, given the distinct keys of its requests (the ledger
+   * takes their workspaces' gates here, in one sorted order, before any request locks a balance).
+   */
+  prelude?: (keys: readonly string[]) => string;
 }
 
 export interface GroupWriteOptions {
@@ -57,6 +62,7 @@ export interface GroupWriteOptions {
 }
 
 interface Pending {
+  key: string;
   lane: number;
   savepoint: boolean;
   fn: (tx: Tx) => Promise<unknown>;
@@ -80,6 +86,7 @@ export class GroupCommit {
   private readonly maxQueue: number;
   private readonly maxWaitMs: number;
   private readonly now: () => number;
+  private readonly prelude?: (keys: readonly string[]) => string;
 
   constructor(
     private readonly db: Database,
@@ -92,6 +99,7 @@ export class GroupCommit {
     this.maxQueue = Math.max(1, options.maxQueue ?? 2048);
     this.maxWaitMs = Math.max(1, options.maxWaitMs ?? 10_000);
     this.now = options.now ?? Date.now;
+    this.prelude = options.prelude;
   }
 
   /** Runs fn in the next batch of key's lane; resolves once that batch has committed. */
@@ -100,6 +108,7 @@ export class GroupCommit {
     if (this.queues[lane]!.length >= this.maxQueue) return Promise.reject(overloaded());
     return new Promise<T>((resolve, reject) => {
       const item: Pending = {
+        key,
         lane,
         savepoint: options.savepoint ?? true,
         fn,
@@ -151,7 +160,9 @@ export class GroupCommit {
     const outcomes = await this.db.transaction(
       async (tx) => {
         const results: Outcome[] = [];
-        let previous = '';
+        // Sent with the first request's first command, so it costs no round trip of its own.
+        const prelude = this.prelude?.([...new Set(batch.map((item) => item.key))]);
+        let previous = prelude ? `${prelude}; ` : '';
         for (let i = 0; i < batch.length; i++) {
           const item = batch[i]!;
           if (!item.savepoint) {

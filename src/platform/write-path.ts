@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { GroupCommit } from '../db/group-commit.ts';
 import type { Tx } from '../db/types.ts';
+import { workspaceGroupCommit } from '../ledger/gate.ts';
 import type { Deps } from './context.ts';
 import { runIdempotentWrite, type WriteRunner } from './idempotency.ts';
 
@@ -12,7 +12,7 @@ import { runIdempotentWrite, type WriteRunner } from './idempotency.ts';
  */
 export function writePath(deps: Deps) {
   const lanes = deps.config.groupCommitLanes;
-  const group = lanes > 0 ? new GroupCommit(deps.db, { lanes }) : undefined;
+  const group = lanes > 0 ? workspaceGroupCommit(deps.db, { lanes }) : undefined;
   return function write<T>(this: FastifyRequest, fn: (tx: Tx) => Promise<T>): Promise<T> {
     this.usedWrite = true;
     const workspaceId = this.caller?.workspaceId;
