@@ -18,7 +18,7 @@ import type {
   WatchedAddress,
 } from '../provider.ts';
 import { CHAIN_IDS, type EvmConfig, type EvmNetwork, type EvmNetworkConfig } from './config.ts';
-import { scanDeposits } from './deposits.ts';
+import { type LogSpans, scanDeposits } from './deposits.ts';
 import { transferCalldata } from './erc20.ts';
 import { JsonRpc, RpcError } from './rpc.ts';
 import { signTransfer } from './sign.ts';
@@ -53,6 +53,7 @@ export class EvmChainProvider implements ChainProvider {
   readonly name = 'evm';
   private readonly rpcs = new Map<string, JsonRpc>();
   private readonly chainIds = new Map<string, bigint>();
+  private readonly logSpans: LogSpans = new Map();
 
   constructor(
     private readonly db: Database,
@@ -137,7 +138,7 @@ export class EvmChainProvider implements ChainProvider {
 
   async scanIncoming(addresses: readonly WatchedAddress[]): Promise<IncomingScan> {
     for (const network of Object.keys(this.config.networks)) await this.chainId(network);
-    return scanDeposits(this.db, this.config, (network) => this.rpc(network), addresses);
+    return scanDeposits(this.db, this.config, (network) => this.rpc(network), addresses, this.logSpans);
   }
 
   /** The final transfers past the cursor; the cursor stays (scanIncoming's commit moves it). */

@@ -167,20 +167,30 @@ export async function releaseNonce(q: Queryable, row: EvmTransferRow): Promise<v
   );
 }
 
-export async function logCursor(q: Queryable, network: string): Promise<bigint | undefined> {
+/**
+ * The first block not yet read of a token's Transfer logs (token lowercase); a token never scanned
+ * starts where its network's cursor of before (token '') stood, if any.
+ */
+export async function logCursor(q: Queryable, network: string, token: string): Promise<bigint | undefined> {
   const { rows } = await q.query<{ next_block: bigint }>(
-    'SELECT next_block FROM evm_log_cursors WHERE network = $1',
-    [network],
+    `SELECT next_block FROM evm_log_cursors WHERE network = $1 AND token IN ($2, '')
+      ORDER BY token = $2 DESC LIMIT 1`,
+    [network, token],
   );
   return rows[0] ? BigInt(rows[0].next_block) : undefined;
 }
 
 /** Forward only: two watchers racing cannot move it back. */
-export async function advanceLogCursor(q: Queryable, network: string, nextBlock: bigint): Promise<void> {
+export async function advanceLogCursor(
+  q: Queryable,
+  network: string,
+  token: string,
+  nextBlock: bigint,
+): Promise<void> {
   await q.query(
-    `INSERT INTO evm_log_cursors (network, next_block) VALUES ($1, $2)
-     ON CONFLICT (network) DO UPDATE SET next_block = greatest(evm_log_cursors.next_block, EXCLUDED.next_block),
-                                         updated_at = now()`,
-    [network, nextBlock],
+    `INSERT INTO evm_log_cursors (network, token, next_block) VALUES ($1, $2, $3)
+     ON CONFLICT (network, token) DO UPDATE
+       SET next_block = greatest(evm_log_cursors.next_block, EXCLUDED.next_block), updated_at = now()`,
+    [network, token, nextBlock],
   );
 }
