@@ -17,6 +17,7 @@ import { loadConfig } from '../src/config.ts';
 import type { Database } from '../src/db/types.ts';
 import { createDeps } from '../src/deps.ts';
 import { ERROR_STATUS } from '../src/platform/errors.ts';
+import { ACTING_GROUPS, PAYMENT_KINDS } from '../src/platform/rails.ts';
 import { ERRORS_GUIDE_FILE, errorsGuide } from './errors-guide.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -38,7 +39,7 @@ interface Operation {
   parameters?: { in: string; name: string }[];
 }
 
-/** The error table and the routes that take X-Subaccount-Id, as the SDK needs them at run time. */
+/** The error table, the routes that take X-Subaccount-Id and the rails' lists, as clients need them at run time. */
 function sdkConstants(document: { paths?: Record<string, Record<string, Operation>> }): string {
   const subaccountRoutes = Object.entries(document.paths ?? {}).flatMap(([url, operations]) =>
     Object.entries(operations)
@@ -57,6 +58,18 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 /** The routes that take X-Subaccount-Id; the others refuse it. */
 export const SUBACCOUNT_ROUTES: readonly string[] = [
 ${subaccountRoutes.map((route) => `  '${route}',`).join('\n')}
+];
+
+/** Every payment kind, rail by rail (src/platform/rails.ts). */
+export const PAYMENT_KINDS = [
+${PAYMENT_KINDS.map((kind) => `  '${kind}',`).join('\n')}
+] as const;
+
+export type PaymentKind = (typeof PAYMENT_KINDS)[number];
+
+/** The route groups (paths under /v1/{env}/) that take X-Subaccount-Id (src/platform/rails.ts). */
+export const ACTING_GROUPS: readonly string[] = [
+${ACTING_GROUPS.map((group) => `  '${group}',`).join('\n')}
 ];
 `;
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/types.ts';
 import type { Environment } from '../platform/context.ts';
+import type { SystemKind } from '../platform/rails.ts';
 import type { Currency } from './currency.ts';
 
 /** The kinds of a party's balance (API.md Ledger). */
@@ -10,10 +11,9 @@ export type BalanceKind = (typeof BALANCE_KINDS)[number];
 /**
  * The service's own accounts, one set per workspace and environment: a journal touches one workspace's
  * rows only, so no row shared by tenants sits on the write path. Service-wide totals are sums over
- * workspaces (systemTotals).
+ * workspaces (systemTotals). Their kinds are each rail's settlement account and fee revenue.
  */
-export const SYSTEM_KINDS = ['pix_settlement', 'fee_revenue', 'crypto_custody', 'fx_inventory'] as const;
-export type SystemKind = (typeof SYSTEM_KINDS)[number];
+export { SYSTEM_KINDS, type SystemKind } from '../platform/rails.ts';
 
 export interface PartyAccount {
   type: 'party';

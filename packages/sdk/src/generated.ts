@@ -79,3 +79,32 @@ export const SUBACCOUNT_ROUTES: readonly string[] = [
   'PUT /v1/{env}/payment-links/{id}/splits',
   'GET /v1/{env}/payment-links/{id}/splits',
 ];
+
+/** Every payment kind, rail by rail (src/platform/rails.ts). */
+export const PAYMENT_KINDS = [
+  'pix_cash_in',
+  'pix_cash_out',
+  'pix_refund',
+  'crypto_send',
+  'crypto_deposit',
+  'rfq_settlement',
+] as const;
+
+export type PaymentKind = (typeof PAYMENT_KINDS)[number];
+
+/** The route groups (paths under /v1/{env}/) that take X-Subaccount-Id (src/platform/rails.ts). */
+export const ACTING_GROUPS: readonly string[] = [
+  'balances',
+  'account/balances',
+  'payments',
+  'statement',
+  'simulate/payments',
+  'pix',
+  'payment-links',
+  'simulate/pix',
+  'wallets',
+  'crypto',
+  'simulate/crypto',
+  'rfq',
+  'simulate/quotes',
+];

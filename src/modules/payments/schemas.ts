@@ -1,17 +1,10 @@
 import { type Static, Type } from 'typebox';
 import { PageQuery } from '../../platform/pagination.ts';
+import { PAYMENT_KINDS } from '../../platform/rails.ts';
 import { EnvironmentName, Metadata, Nullable, Timestamp, Uuid } from '../../platform/schema.ts';
 
-/** Payment kinds of API.md. */
-export const PAYMENT_KINDS = [
-  'pix_cash_in',
-  'pix_cash_out',
-  'pix_refund',
-  'crypto_send',
-  'crypto_deposit',
-  'rfq_settlement',
-] as const;
-export type PaymentKind = (typeof PAYMENT_KINDS)[number];
+/** Payment kinds of API.md, each declared by its rail. */
+export { PAYMENT_KINDS, type PaymentKind } from '../../platform/rails.ts';
 
 /** Payment statuses of API.md. */
 export const PAYMENT_STATUSES = [

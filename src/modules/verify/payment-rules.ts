@@ -23,59 +23,77 @@ export interface PaymentLedger {
   nets: Map<string, bigint>;
 }
 
-const OUTBOUND = new Set<PaymentKind>(['pix_cash_out', 'pix_refund', 'crypto_send']);
-
 type Expected = { journals: number; nets: Record<string, bigint> /** classes not compared */; free?: RegExp };
+type Rule = (p: PaymentLedger) => Expected | string;
 
-function expected(p: PaymentLedger): Expected | string {
-  const c = p.currency;
-  const total = p.amount + p.fee;
-  const fee = (currency: string): Record<string, bigint> =>
-    p.fee > 0n ? { [`s:fee_revenue:${currency}:`]: p.fee } : {};
-  if (OUTBOUND.has(p.kind)) {
-    const rail =
-      p.kind === 'crypto_send' ? `s:crypto_custody:${c}:${p.network ?? ''}` : 's:pix_settlement:BRL:';
+const feeOf = (p: PaymentLedger, currency: string): Record<string, bigint> =>
+  p.fee > 0n ? { [`s:fee_revenue:${currency}:`]: p.fee } : {};
+
+/** Money held at creation, then paid out through the rail's settlement account, or given back. */
+const outbound =
+  (railAccount: (p: PaymentLedger) => string): Rule =>
+  (p) => {
+    const c = p.currency;
+    const total = p.amount + p.fee;
     if (p.status === 'created' || p.status === 'processing')
       return { journals: 1, nets: { [`p:available:${c}`]: -total, [`p:locked:${c}`]: total } };
     if (p.status === 'completed')
-      return { journals: 2, nets: { [`p:available:${c}`]: -total, [rail]: p.amount, ...fee(c) } };
+      return {
+        journals: 2,
+        nets: { [`p:available:${c}`]: -total, [railAccount(p)]: p.amount, ...feeOf(p, c) },
+      };
     if (p.status === 'failed') return { journals: 2, nets: {} };
     return `an outgoing payment cannot be ${p.status}`;
-  }
-  if (p.kind === 'pix_cash_in') {
-    if (p.status === 'created' || p.status === 'expired') return { journals: 0, nets: {} };
-    if (p.status === 'completed' || p.status === 'refunded')
-      return {
-        journals: 1,
-        nets: { 's:pix_settlement:BRL:': -p.amount, [`*:available:${c}`]: p.amount - p.fee, ...fee(c) },
-      };
-    return `a charge cannot be ${p.status}`;
-  }
-  if (p.kind === 'crypto_deposit') {
-    if (p.status !== 'completed') return `a deposit cannot be ${p.status}`;
+  };
+
+const pixSettlement = () => 's:pix_settlement:BRL:';
+const custody = (p: PaymentLedger) => `s:crypto_custody:${p.currency}:${p.network ?? ''}`;
+
+const cashIn: Rule = (p) => {
+  const c = p.currency;
+  if (p.status === 'created' || p.status === 'expired') return { journals: 0, nets: {} };
+  if (p.status === 'completed' || p.status === 'refunded')
     return {
       journals: 1,
-      nets: { [`s:crypto_custody:${c}:${p.network ?? ''}`]: -p.amount, [`p:available:${c}`]: p.amount },
+      nets: { [pixSettlement()]: -p.amount, [`*:available:${c}`]: p.amount - p.fee, ...feeOf(p, c) },
     };
-  }
-  // rfq_settlement: born completed; the FX inventory legs follow from the journal balancing.
+  return `a charge cannot be ${p.status}`;
+};
+
+const deposit: Rule = (p) => {
+  if (p.status !== 'completed') return `a deposit cannot be ${p.status}`;
+  return { journals: 1, nets: { [custody(p)]: -p.amount, [`p:available:${p.currency}`]: p.amount } };
+};
+
+/** Born completed; the FX inventory legs follow from the journal balancing. */
+const conversion: Rule = (p) => {
   if (p.status !== 'completed') return `a conversion cannot be ${p.status}`;
   if (p.targetAmount === null || !p.targetCurrency || !p.feeCurrency)
     return 'a conversion without its target amount';
   return {
     journals: 1,
     nets: {
-      [`p:available:${c}`]: -p.amount,
+      [`p:available:${p.currency}`]: -p.amount,
       [`p:available:${p.targetCurrency}`]: p.targetAmount,
-      ...fee(p.feeCurrency),
+      ...feeOf(p, p.feeCurrency),
     },
     free: /^s:fx_inventory:/,
   };
-}
+};
+
+/** One rule per payment kind: a kind a rail adds without its rule does not typecheck. */
+export const PAYMENT_RULES: Record<PaymentKind, Rule> = {
+  pix_cash_in: cashIn,
+  pix_cash_out: outbound(pixSettlement),
+  pix_refund: outbound(pixSettlement),
+  crypto_send: outbound(custody),
+  crypto_deposit: deposit,
+  rfq_settlement: conversion,
+};
 
 /** What is wrong with a payment's postings, or undefined when they are exactly what its kind requires. */
 export function paymentLedgerProblem(p: PaymentLedger): string | undefined {
-  const rule = expected(p);
+  const rule = PAYMENT_RULES[p.kind](p);
   if (typeof rule === 'string') return rule;
   if (p.journals !== rule.journals)
     return `${p.journals} journals, ${p.kind} ${p.status} needs ${rule.journals}`;

@@ -1,3 +1,5 @@
+import { ACTING_GROUPS } from '../rails.ts';
+
 /**
  * The route groups on which a workspace-level caller may act on its sub-account with X-Subaccount-Id
  * (spec Authentication rule 9): balances, wallets, transactions, statement, crypto, pix, payment-links
@@ -9,23 +11,10 @@
  * /account/balances is the balances alias; the sandbox helpers of a group belong to it (a parent funds
  * and settles its sub-accounts: simulate/pix and simulate/payments are pix, simulate/crypto is crypto,
  * simulate/quotes is rfq). Customers, KYC, sub-accounts, keys, workspace, webhooks, events and audit
- * routes are not in the list and refuse the header.
+ * routes are not in the list and refuse the header. The groups are declared with their rails
+ * (src/platform/rails.ts).
  */
-export const ACTING_GROUPS = [
-  'balances',
-  'account/balances',
-  'wallets',
-  'payments',
-  'statement',
-  'crypto',
-  'pix',
-  'payment-links',
-  'rfq',
-  'simulate/pix',
-  'simulate/payments',
-  'simulate/crypto',
-  'simulate/quotes',
-] as const;
+export { ACTING_GROUPS } from '../rails.ts';
 
 /** Whether a /v1/:env route path belongs to one of the acting groups. */
 export function inActingGroup(url: string): boolean {

@@ -1,3 +1,4 @@
+import { ACTING_GROUPS } from '@lastro/sdk/generated';
 /**
  * The dashboard's only way to the server: the public API, authenticated by the HttpOnly session
  * cookie the login set (the page never sees the token), plus X-Workspace-Id on every /v1/{env} call.
@@ -37,9 +38,10 @@ export function whenSignedOut(handler: () => void): void {
   onSignedOut = handler;
 }
 
-/** The groups where X-Subaccount-Id is taken (the spec's rule 9); elsewhere the header is refused. */
-const ACTING =
-  /^\/(balances|account\/balances|wallets|payments|statement|crypto|pix|payment-links|rfq|simulate\/(pix|payments|crypto|quotes))([/?]|$)/;
+/** The groups where X-Subaccount-Id is taken (the spec's rule 9, the API's own list); elsewhere it is refused. */
+const ACTING = new RegExp(
+  `^/(${ACTING_GROUPS.map((group) => group.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})([/?]|$)`,
+);
 
 export interface CallOptions {
   /** The authenticator code a 2FA session must send with a crypto send. */

@@ -1,3 +1,4 @@
+import { PAYMENT_KINDS } from '@lastro/sdk/generated';
 import { useEffect, useState } from 'react';
 import { api, query } from '../api.ts';
 import {
@@ -18,15 +19,7 @@ import { usePartyOptions } from './parties.ts';
 import type { PageProps, Payment } from './types.ts';
 
 const STATUSES = ['', 'created', 'processing', 'completed', 'failed', 'expired', 'refunded'];
-const KINDS = [
-  '',
-  'pix_cash_in',
-  'pix_cash_out',
-  'pix_refund',
-  'crypto_send',
-  'crypto_deposit',
-  'rfq_settlement',
-];
+const KINDS = ['', ...PAYMENT_KINDS];
 const label = (value: string) => (value ? t(value) : t('All'));
 
 /** Payments with filters (status, kind, party); a row opens its detail. */
