@@ -29,7 +29,7 @@ describe('a blocked customer', () => {
     await block(customer.id);
     const res = await ws.api.post('/v1/sandbox/pix/payouts', {
       amount_minor: '100',
-      pix_key: 'x',
+      pix_key: '52998224725',
       party_id: customer.id,
     });
     expect(res.statusCode).toBe(403);
@@ -48,7 +48,7 @@ describe('a blocked customer', () => {
     await block(customer.id);
     const payout = await ws.api.post('/v1/sandbox/pix/payouts', {
       amount_minor: '1000',
-      pix_key: 'x',
+      pix_key: '52998224725',
       party_id: customer.id,
     });
     expect(payout.statusCode).toBe(403);
@@ -66,7 +66,7 @@ describe('a blocked customer', () => {
     await block(customer.id, 'active');
     const again = await ws.api.post('/v1/sandbox/pix/payouts', {
       amount_minor: '1000',
-      pix_key: 'x',
+      pix_key: '52998224725',
       party_id: customer.id,
     });
     expect(again.statusCode).toBe(200);
@@ -77,7 +77,10 @@ describe('a blocked customer', () => {
     await fund(customer.id, '5000');
     const scoped = await ws.partyClient(customer.id);
     await block(customer.id);
-    const res = await scoped.post('/v1/sandbox/pix/payouts', { amount_minor: '1000', pix_key: 'x' });
+    const res = await scoped.post('/v1/sandbox/pix/payouts', {
+      amount_minor: '1000',
+      pix_key: '52998224725',
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json().message).toMatch(/blocked/);
   });

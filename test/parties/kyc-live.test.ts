@@ -61,7 +61,7 @@ async function fundedCustomer() {
 }
 
 const payout = (partyId: string) =>
-  live.post('/v1/live/pix/payouts', { amount_minor: '1000', pix_key: 'x', party_id: partyId });
+  live.post('/v1/live/pix/payouts', { amount_minor: '1000', pix_key: '52998224725', party_id: partyId });
 
 async function liveBalance(partyId: string) {
   const res = await live.get(`/v1/live/balances?party_id=${partyId}&currency=BRL`);

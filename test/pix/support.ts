@@ -14,7 +14,7 @@ export const pixWorkspace = (ctx: TestContext, name = 'Acme Pagamentos'): Promis
 /** A workspace with a settlement key and R$ 100.00, and one sandbox payout of `amountMinor` just acknowledged. */
 export async function workspaceWithPayout(ctx: TestContext, amountMinor = '2000') {
   const ws = await openWorkspace(ctx, 'Acme Pagamentos', { settlementKey: true, fund: '10000' });
-  return { ws, payout: await ws.payout(amountMinor, { pix_key: 'x' }) };
+  return { ws, payout: await ws.payout(amountMinor, { pix_key: '52998224725' }) };
 }
 
 /** On a running server (the crash tests): an owner, a sandbox key, `fund` credited and a settlement key. */

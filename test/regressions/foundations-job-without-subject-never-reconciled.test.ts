@@ -19,8 +19,9 @@ it('a payout whose parked send job was written the old way (no subject_id) is st
   const ws = await pixWorkspace(ctx);
   await ws.setSettlementKey();
   await ws.cashIn('10000');
-  const payout = (await ws.api.post('/v1/sandbox/pix/payouts', { amount_minor: '2000', pix_key: 'x' })).json()
-    .data;
+  const payout = (
+    await ws.api.post('/v1/sandbox/pix/payouts', { amount_minor: '2000', pix_key: '52998224725' })
+  ).json().data;
   // The send job as an old process writes it: kind and payload only, then parked after its attempts.
   await ctx.db.query('DELETE FROM jobs WHERE subject_id = $1', [payout.id]);
   const at = ctx.clock.now();

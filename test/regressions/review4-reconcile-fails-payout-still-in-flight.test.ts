@@ -46,7 +46,7 @@ it('a payout whose last send attempt is still in flight is not failed by reconci
   useSandboxPix(world.deps, slow);
 
   const ws = await world.workspace({ settlementKey: true, fund: '10000' });
-  const payout = await ws.payout('2000', { pix_key: 'x' });
+  const payout = await ws.payout('2000', { pix_key: '52998224725' });
   // 24 attempts already failed (provider 5xx) over the last ~1 h 40 min; this is the last one.
   await world.db.query(`UPDATE jobs SET attempts = $2 WHERE payload->>'paymentId' = $1`, [
     payout.id,

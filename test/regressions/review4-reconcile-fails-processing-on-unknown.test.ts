@@ -29,7 +29,7 @@ it('a processing payout is not failed when one status lookup answers unknown', a
   useSandboxPix(world.deps, flaky);
 
   const ws = await world.workspace({ settlementKey: true, fund: '10000' });
-  const payout = await ws.payout('2000', { pix_key: 'x' });
+  const payout = await ws.payout('2000', { pix_key: '52998224725' });
   await runJobs(world.deps, ['pix.send']);
   expect((await ws.api.get(`/v1/sandbox/payments/${payout.id}`)).json().data.status).toBe('processing');
   // The poll job was lost (a restart); the PSP still holds the transfer, processing.

@@ -14,7 +14,10 @@ const ws = await world.workspace('Fail body', { settlementKey: true, fund: '1000
 
 describe('simulate /fail without a body', () => {
   it('fails the payout and returns the money; the document does not require a body', async () => {
-    const payout = await ws.api.post('/v1/sandbox/pix/payouts', { amount_minor: '1000', pix_key: 'x' });
+    const payout = await ws.api.post('/v1/sandbox/pix/payouts', {
+      amount_minor: '1000',
+      pix_key: '52998224725',
+    });
     expect(payout.statusCode, payout.body).toBe(200);
     const res = await world.app.inject({
       method: 'POST',

@@ -19,7 +19,10 @@ let completedCost = 0n;
 describe('a settled payout, asked again', () => {
   for (const outcome of ['fail', 'complete'] as const) {
     it(`${outcome}: the same request answers the payment again; the other outcome is refused`, async () => {
-      const payout = await ws.api.post('/v1/sandbox/pix/payouts', { amount_minor: '1000', pix_key: 'x' });
+      const payout = await ws.api.post('/v1/sandbox/pix/payouts', {
+        amount_minor: '1000',
+        pix_key: '52998224725',
+      });
       expect(payout.statusCode, payout.body).toBe(200);
       const id: string = payout.json().data.id;
       const first = await settle(id, outcome, `k-${outcome}`);

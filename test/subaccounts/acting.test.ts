@@ -83,13 +83,16 @@ describe('a parent acting on its sub-account', () => {
     await parent.api.post('/v1/sandbox/simulate/pix/cash-in', { amount_minor: '5000' }, headers);
     const payout = await parent.api.post(
       '/v1/sandbox/pix/payouts',
-      { amount_minor: '1000', pix_key: 'x' },
+      { amount_minor: '1000', pix_key: '52998224725' },
       headers,
     );
     expect(payout.statusCode).toBe(200);
     expect(payout.json().data).toMatchObject({ workspace_id: seller.id, pix_key: 'vendas@loja.com.br' });
     // The parent has no settlement key of its own: without the header it is refused.
-    const own = await parent.api.post('/v1/sandbox/pix/payouts', { amount_minor: '1000', pix_key: 'x' });
+    const own = await parent.api.post('/v1/sandbox/pix/payouts', {
+      amount_minor: '1000',
+      pix_key: '52998224725',
+    });
     expect(own.json().error).toBe('settlement_key_required');
   });
 

@@ -36,12 +36,14 @@ export async function createPayout(tx: Tx, ctx: Ctx, input: PayoutInput) {
   const currency = currencyOf(input.currency ?? 'BRL');
   if (currency !== 'BRL') throw new AppError('unsupported_currency', 'PIX payouts are in BRL.');
   if (!input.pix_key?.trim()) throw new AppError('pix_key_required', 'pix_key is required.');
-  // With an API key the destination is the registered settlement key, whatever pix_key says, so the
-  // sent key is only checked when it is the destination (a dashboard session).
-  const sentKey = caller.type === 'session' ? parsePixKey(input.pix_key, input.pix_key_type) : undefined;
-  if (caller.type === 'session' && !sentKey) {
+  // The key's shape is checked for every caller, before anything decides where the money goes: a
+  // malformed key is a caller's bug whoever sends it. Only a dashboard session's key is the destination;
+  // an API key's payout goes to the registered settlement key, whatever pix_key says.
+  const parsedKey = parsePixKey(input.pix_key, input.pix_key_type);
+  if (!parsedKey) {
     throw new AppError('invalid_pix_key', 'pix_key is not a valid CPF, CNPJ, e-mail, +55 phone or EVP key.');
   }
+  const sentKey = caller.type === 'session' ? parsedKey : undefined;
   const context = await loadPayoutContext(tx, caller, input.party_id);
   const { partyId, settlement } = context;
   refuseBlocked(context.partyStatus);
