@@ -29,6 +29,7 @@ import {
 import type { Deps } from '../platform/context.ts';
 import type { Environment } from '../platform/environment.ts';
 import { defineJob, enqueueJob, type JobKind, type JobOutcome } from '../platform/jobs.ts';
+import { eachApart, notSetAside, SetAsideError } from '../platform/set-aside.ts';
 import type { BackgroundTask } from '../platform/tasks.ts';
 import type { Rail } from '../providers/registry.ts';
 
@@ -64,6 +65,13 @@ export interface TransferJob {
   paymentId: string;
   workspaceId: string;
   environment: Environment;
+}
+
+interface ReconcileCandidate {
+  id: string;
+  workspace_id: string;
+  environment: Environment;
+  status: string;
 }
 
 export interface HeldTransfer extends TransferJob {
@@ -102,6 +110,7 @@ const jobOf = (row: { id: string; workspace_id: string; environment: Environment
 
 export function outboundFlow(rail: OutboundRail): OutboundFlow {
   const kinds = new Set<string>(rail.paymentKinds);
+  const reconcileSource = `${rail.jobPrefix}-reconcile`;
   const later = (deps: Deps, ms: number) => new Date(deps.clock.now().getTime() + ms);
 
   async function send(deps: Deps, job: TransferJob): Promise<JobOutcome> {
@@ -193,40 +202,48 @@ export function outboundFlow(rail: OutboundRail): OutboundFlow {
    * A transfer the provider does not know is sent again when it was processing (the provider is
    * idempotent on the payment id), and failed, with its money returned, only when it never left
    * `created` and its job was parked long enough ago that no attempt can still be in flight.
+   * A transfer whose reconciliation throws is set aside (platform/set-aside.ts) and the others are
+   * still looked at; the sweep finds it again once its retry is due.
    */
   async function reconcile(deps: Deps): Promise<number> {
     const now = deps.clock.now().getTime();
-    const { rows } = await deps.db.query<{
-      id: string;
-      workspace_id: string;
-      environment: Environment;
-      status: string;
-    }>(
+    const { rows } = await deps.db.query<ReconcileCandidate>(
       `SELECT p.id, p.workspace_id, p.environment, p.status FROM payments p
         WHERE p.kind = ANY($3) AND p.updated_at < $1
           AND (p.status = 'processing'
                OR (p.status = 'created'
                    AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.subject_id = p.id::text AND j.done_at IS NULL)
                    AND EXISTS (SELECT 1 FROM jobs j WHERE j.subject_id = p.id::text AND j.failed_at < $2)))
+          AND ${notSetAside(reconcileSource, 'p.id::text', '$4')}
         ORDER BY p.updated_at LIMIT 100`,
-      [new Date(now - 5 * 60_000), new Date(now - PARKED_GRACE_MS), [...kinds]],
+      [new Date(now - 5 * 60_000), new Date(now - PARKED_GRACE_MS), [...kinds], new Date(now)],
     );
-    for (const candidate of rows) {
-      const job = jobOf(candidate);
-      if (!deps.providers.has(rail.provider, candidate.environment)) continue;
-      const row = await findPayment(deps.db, scopeOf(job), job.paymentId);
-      if (!row) continue;
-      const result = await rail.status(deps, row);
-      if (result.status === 'unknown') {
-        if (candidate.status === 'processing') await send(deps, job);
-        else await recordOutcome(deps, job, { status: 'failed', failureReason: 'provider_unreachable' });
-        continue;
-      }
-      // Still settling at the provider: the next round asks again (no second poll job is queued).
-      if (result.status === 'processing' && candidate.status === 'processing') continue;
-      await recordOutcome(deps, job, result);
-    }
+    const failures = await eachApart(
+      deps.db,
+      reconcileSource,
+      rows,
+      (c) => ({ key: c.id, environment: c.environment, workspaceId: c.workspace_id, payload: c }),
+      (candidate) => reconcileOne(deps, candidate),
+      () => deps.clock.now(),
+    );
+    if (failures.length > 0) throw new SetAsideError(reconcileSource, failures);
     return 0;
+  }
+
+  async function reconcileOne(deps: Deps, candidate: ReconcileCandidate): Promise<void> {
+    const job = jobOf(candidate);
+    if (!deps.providers.has(rail.provider, candidate.environment)) return;
+    const row = await findPayment(deps.db, scopeOf(job), job.paymentId);
+    if (!row) return;
+    const result = await rail.status(deps, row);
+    if (result.status === 'unknown') {
+      if (candidate.status === 'processing') await send(deps, job);
+      else await recordOutcome(deps, job, { status: 'failed', failureReason: 'provider_unreachable' });
+      return;
+    }
+    // Still settling at the provider: the next round asks again (no second poll job is queued).
+    if (result.status === 'processing' && candidate.status === 'processing') return;
+    await recordOutcome(deps, job, result);
   }
 
   /**
@@ -265,7 +282,7 @@ export function outboundFlow(rail: OutboundRail): OutboundFlow {
     sendJob,
     pollJob,
     jobs: [sendJob, pollJob],
-    tasks: [{ name: `${rail.jobPrefix}-reconcile`, intervalMs: 60_000, run: reconcile }],
+    tasks: [{ name: reconcileSource, intervalMs: 60_000, run: reconcile }],
     start: async (tx, deps, payment, at) => {
       // The payment row and the hold travel together (pipelined: neither reads what the other writes).
       // Both are waited for, failed or not, so no statement of either is sent after the caller gave up.
