@@ -28,7 +28,7 @@ describe('POST /v1/sandbox/simulate/pix/cash-in', () => {
       amount_minor: '12345',
       currency: 'BRL',
       fee_minor: '0',
-      counterparty: { name: 'Maria Silva', document: '52998224725' },
+      counterparty: { name: 'Maria Silva', document: '*********25' },
       failed_at: null,
     });
     expect(payment.completed_at).toBe(payment.created_at);

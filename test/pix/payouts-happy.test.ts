@@ -53,7 +53,7 @@ describe('who is paid', () => {
         pix_key: 'tesouraria@acme.com.br',
         pix_key_type: 'email',
         name: SETTLEMENT_KEY.holder_name,
-        document: SETTLEMENT_KEY.holder_document,
+        document: `************${SETTLEMENT_KEY.holder_document.slice(-2)}`,
       });
       await settle();
       expect(await sandboxTransfers(payment.id)).toEqual([
@@ -74,7 +74,11 @@ describe('who is paid', () => {
     expect(res.statusCode, res.body).toBe(200);
     const payment = res.json().data;
     expect(payment).toMatchObject({ pix_key: '+5511987654321', kind: 'pix_cash_out', status: 'created' });
-    expect(payment.counterparty).toMatchObject({ pix_key_type: 'phone', name: 'Bia', document: CPF });
+    expect(payment.counterparty).toMatchObject({
+      pix_key_type: 'phone',
+      name: 'Bia',
+      document: '*********25',
+    });
     await settle();
     expect(await sandboxTransfers(payment.id)).toEqual([
       { pix_key: '+5511987654321', amount: '250', direction: 'payout' },

@@ -113,7 +113,6 @@ export async function startCheckout(
       description: link.title ?? link.description ?? undefined,
       expires_in_seconds: chargeSeconds(link, deps.clock.now()),
       payer: { name, document },
-      maskPayerDocument: true,
       metadata: link.metadata,
     },
     (fn) => deps.db.transaction(fn),

@@ -25,6 +25,7 @@ import { paymentTransitions } from '../../platform/metrics.ts';
 import { emitEvent } from '../../platform/outbox.ts';
 import type { Ctx } from '../../platform/request-context.ts';
 import { iso } from '../../platform/schema.ts';
+import { maskDocument } from '../../providers/pix/keys.ts';
 import { partyFilter } from '../parties/service.ts';
 import {
   findPaymentRow,
@@ -48,6 +49,21 @@ export const PAYMENT_TRANSITIONS: Record<PaymentStatus, readonly PaymentStatus[]
   expired: [],
   refunded: [],
 };
+
+/**
+ * The one place a counterparty's document is masked (to its last two characters): a payment is read,
+ * listed, stored as an idempotent answer, put in events and sent by webhooks only as this view, and
+ * events are plain JSON kept for ever. A payment is also stored masked; rows written before that are
+ * masked here on the way out. Nothing needs the whole document back: the checkout keeps it sealed,
+ * with its keyed hash for search, in its own record.
+ */
+export function maskCounterparty(
+  counterparty: Record<string, unknown> | null | undefined,
+): Record<string, unknown> | null {
+  if (!counterparty) return null;
+  const { document } = counterparty;
+  return typeof document === 'string' ? { ...counterparty, document: maskDocument(document) } : counterparty;
+}
 
 export function paymentView(row: PaymentRow): PaymentView {
   return {
@@ -73,7 +89,7 @@ export function paymentView(row: PaymentRow): PaymentView {
     failure_reason: row.failure_reason,
     metadata: row.metadata ?? {},
     idempotency_key: row.idempotency_key,
-    counterparty: row.counterparty,
+    counterparty: maskCounterparty(row.counterparty),
     wallet_id: row.wallet_id,
     source_currency: row.source_currency,
     target_currency: row.target_currency,
@@ -155,7 +171,9 @@ export async function createPayment(
       failed_at: initial === 'failed' ? at : null,
       at,
     },
-    details,
+    details.counterparty === undefined
+      ? details
+      : { ...details, counterparty: maskCounterparty(details.counterparty) },
   );
   return emitPaymentEvent(tx, row, at);
 }

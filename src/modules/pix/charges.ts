@@ -4,7 +4,7 @@ import { AppError, invalidRequest } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Ctx } from '../../platform/request-context.ts';
 import { MAX_BR_CODE_AMOUNT_MINOR } from '../../providers/pix/brcode.ts';
-import { maskDocument, parseDocument } from '../../providers/pix/keys.ts';
+import { parseDocument } from '../../providers/pix/keys.ts';
 import { owningParty } from '../parties/service.ts';
 import type { PaymentView } from '../payments/schemas.ts';
 import { createPayment } from '../payments/service.ts';
@@ -17,8 +17,6 @@ export interface ChargeInput {
   description?: string;
   expires_in_seconds?: number;
   payer?: { name: string; document: string };
-  /** Keep only a masked payer document on the payment (a public checkout seals the whole one itself). */
-  maskPayerDocument?: boolean;
   metadata?: Record<string, unknown>;
 }
 
@@ -91,7 +89,8 @@ export async function createCharge(
         counterparty: input.payer
           ? {
               name: input.payer.name,
-              document: input.maskPayerDocument ? maskDocument(payerDocument!.value) : payerDocument!.value,
+              // Masked when the payment is stored and whenever it is shown (maskCounterparty).
+              document: payerDocument!.value,
               document_type: payerDocument!.type,
             }
           : null,
