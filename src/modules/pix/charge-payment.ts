@@ -5,6 +5,7 @@ import type { Currency } from '../../ledger/currency.ts';
 import { postDistribution } from '../../ledger/distribution.ts';
 import type { Deps, Environment } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
+import { eachApart, notSetAside, SetAsideError } from '../../platform/set-aside.ts';
 import { endToEndId } from '../../providers/pix/end-to-end-id.ts';
 import { SANDBOX_ISPB } from '../../providers/pix/sandbox.ts';
 import { announceCheckoutPaid, checkoutSettlement } from '../links/service.ts';
@@ -68,14 +69,33 @@ export async function payCharge(tx: Tx, deps: Deps, scope: PaymentScope, id: str
  * Charges left unpaid past expires_at become expired. A live charge at a PSP is left to the charge
  * poll, which expires it once the PSP shows it unpaid (it may have been paid just in time).
  */
+/** Where the expiry sweep sets aside a charge it cannot expire (set_aside_items.source). */
+export const CHARGE_EXPIRY = 'pix-charge-expiry';
+
+/**
+ * Expires unpaid charges past expires_at, oldest first. A charge that cannot be expired is set
+ * aside and the sweep goes on (it would otherwise come first in every round); it comes back when
+ * its retry is due.
+ */
 export async function expireDueCharges(deps: Deps): Promise<number> {
+  const now = deps.clock.now();
   const { rows } = await deps.db.query<{ id: string; workspace_id: string; environment: Environment }>(
     `SELECT id, workspace_id, environment FROM payments
       WHERE status = 'created' AND kind = 'pix_cash_in' AND expires_at <= $1
-        AND NOT (environment = 'live' AND pix_txid IS NOT NULL) ORDER BY expires_at LIMIT 100`,
-    [deps.clock.now()],
+        AND NOT (environment = 'live' AND pix_txid IS NOT NULL)
+        AND ${notSetAside(CHARGE_EXPIRY, 'id::text', '$1')}
+      ORDER BY expires_at LIMIT 100`,
+    [now],
   );
-  for (const row of rows) await expireCharge(deps, row.workspace_id, row.environment, row.id);
+  const failures = await eachApart(
+    deps.db,
+    CHARGE_EXPIRY,
+    rows,
+    (row) => ({ key: row.id, environment: row.environment, workspaceId: row.workspace_id, payload: row }),
+    (row) => expireCharge(deps, row.workspace_id, row.environment, row.id),
+    () => deps.clock.now(),
+  );
+  if (failures.length > 0) throw new SetAsideError(CHARGE_EXPIRY, failures);
   return rows.length;
 }
 

@@ -1,8 +1,9 @@
 import type { Deps } from '../../../platform/context.ts';
+import { eachApart, SetAsideError } from '../../../platform/set-aside.ts';
 import type { BackgroundTask } from '../../../platform/tasks.ts';
 import { expireCharge } from '../charge-payment.ts';
 import { settleCharge } from './receive.ts';
-import { liveChargesAwaiting } from './repo.ts';
+import { CHARGE_POLL, liveChargesAwaiting } from './repo.ts';
 
 const ROUND = 50;
 const FIRST_ID = '00000000-0000-0000-0000-000000000000';
@@ -18,23 +19,33 @@ export async function pollLiveCharges(deps: Deps): Promise<number> {
   if (!deps.providers.has('pix', 'live')) return 0;
   const provider = deps.providers.get('pix', 'live');
   if (!provider.getCharge) return 0;
-  const charges = await liveChargesAwaiting(deps.db, cursor, ROUND);
+  const charges = await liveChargesAwaiting(deps.db, cursor, ROUND, deps.clock.now());
   cursor = charges.length < ROUND ? FIRST_ID : charges.at(-1)!.id;
-  for (const charge of charges) {
-    const state = await provider.getCharge(charge.pix_txid);
-    const pix =
-      state?.status === 'paid'
-        ? state.payments.find((p) => p.amountMinor === charge.amount_minor)
-        : undefined;
-    if (pix)
-      await settleCharge(deps, provider.name, charge, pix.endToEndId, {
-        source: 'poll',
-        txid: charge.pix_txid,
-        endToEndId: pix.endToEndId,
-      });
-    else if (state?.status !== 'paid' && charge.expires_at && charge.expires_at <= deps.clock.now())
-      await expireCharge(deps, charge.workspace_id, 'live', charge.id);
-  }
+  // One charge that throws (an answer that cannot be read, a credit refused) is set aside: it
+  // would otherwise stop every round at the same place, before the charges after it.
+  const failures = await eachApart(
+    deps.db,
+    CHARGE_POLL,
+    charges,
+    (charge) => ({ key: charge.id, environment: 'live', workspaceId: charge.workspace_id, payload: charge }),
+    async (charge) => {
+      const state = await provider.getCharge!(charge.pix_txid);
+      const pix =
+        state?.status === 'paid'
+          ? state.payments.find((p) => p.amountMinor === charge.amount_minor)
+          : undefined;
+      if (pix)
+        await settleCharge(deps, provider.name, charge, pix.endToEndId, {
+          source: 'poll',
+          txid: charge.pix_txid,
+          endToEndId: pix.endToEndId,
+        });
+      else if (state?.status !== 'paid' && charge.expires_at && charge.expires_at <= deps.clock.now())
+        await expireCharge(deps, charge.workspace_id, 'live', charge.id);
+    },
+    () => deps.clock.now(),
+  );
+  if (failures.length > 0) throw new SetAsideError(CHARGE_POLL, failures);
   return 0;
 }
 

@@ -4,7 +4,9 @@
  * (`gnExtras.idEnvio`). A notification only says "look": money moves after the PSP's API confirms
  * it, through the same paths as the poll, so a forged or repeated item moves nothing.
  */
+import { createHash } from 'node:crypto';
 import type { Deps } from '../../../platform/context.ts';
+import { isRoundError, type SetAsideFailure, setAside as setAsideItem } from '../../../platform/set-aside.ts';
 import { fromPspAmount } from '../../../providers/pix/bcb/money.ts';
 import { END_TO_END_ID } from '../../../providers/pix/end-to-end-id.ts';
 import type { PixProvider } from '../../../providers/pix/provider.ts';
@@ -30,7 +32,12 @@ export interface NotificationReceipt {
   received: number;
   /** Items that moved money now. */
   settled: number;
+  /** Items that failed, set aside for an operator (set_aside_items). */
+  setAside?: SetAsideFailure[];
 }
+
+/** Where a notification item that fails is set aside (set_aside_items.source). */
+export const PSP_NOTIFICATION = 'pix-psp-notification';
 
 export async function receivePixNotification(deps: Deps, body: unknown): Promise<NotificationReceipt> {
   const provider = deps.providers.get('pix', 'live');
@@ -42,11 +49,32 @@ export async function receivePixNotification(deps: Deps, body: unknown): Promise
     return { received: 0, settled: 0 };
   }
   let settled = 0;
+  const setAside: SetAsideFailure[] = [];
   for (const item of items) {
-    if (!isObject(item)) await record({ kind: 'malformed', outcome: 'malformed', payload: item });
-    else settled += await receiveItem(deps, provider, item, record);
+    if (!isObject(item)) {
+      await record({ kind: 'malformed', outcome: 'malformed', payload: item });
+      continue;
+    }
+    // An item that throws would make the PSP send the whole notification again, forever, and the
+    // items after it never be read: it is set aside (the charge poll and the reconciliation sweep
+    // still settle what it named) and the rest of the notification is handled.
+    try {
+      settled += await receiveItem(deps, provider, item, record);
+    } catch (error) {
+      if (isRoundError(error)) throw error;
+      const key = createHash('sha256').update(JSON.stringify(item)).digest('hex');
+      setAside.push(
+        await setAsideItem(
+          deps.db,
+          PSP_NOTIFICATION,
+          { key, environment: 'live', payload: item },
+          error,
+          deps.clock.now(),
+        ),
+      );
+    }
   }
-  return { received: items.length, settled };
+  return { received: items.length, settled, setAside };
 }
 
 type Recorder = (entry: Omit<NotificationRecord, 'provider'>) => Promise<boolean>;

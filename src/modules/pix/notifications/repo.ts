@@ -1,5 +1,9 @@
 import type { Queryable } from '../../../db/types.ts';
 import { newId } from '../../../platform/ids.ts';
+import { notSetAside } from '../../../platform/set-aside.ts';
+
+/** Where the charge poll sets aside a charge it cannot settle or expire (set_aside_items.source). */
+export const CHARGE_POLL = 'pix-charge-poll';
 
 export type NotificationKind = 'charge' | 'refund' | 'payout' | 'unknown' | 'malformed';
 export type NotificationOutcome =
@@ -78,17 +82,21 @@ export async function findLiveCharge(q: Queryable, txid: string): Promise<LivePa
   return rows[0];
 }
 
-/** Live charges still waiting for their PIX, in id order after `after` (the poll's round-robin cursor). */
+/**
+ * Live charges still waiting for their PIX, in id order after `after` (the poll's round-robin cursor),
+ * but for those the poll set aside until their retry is due.
+ */
 export async function liveChargesAwaiting(
   q: Queryable,
   after: string,
   limit: number,
+  now: Date,
 ): Promise<(LivePayment & { pix_txid: string; expires_at: Date | null })[]> {
   const { rows } = await q.query<LivePayment & { pix_txid: string; expires_at: Date | null }>(
     `SELECT ${COLUMNS}, pix_txid, expires_at FROM payments
       WHERE environment = 'live' AND kind = 'pix_cash_in' AND status = 'created' AND pix_txid IS NOT NULL
-        AND id > $1 ORDER BY id LIMIT $2`,
-    [after, limit],
+        AND id > $1 AND ${notSetAside(CHARGE_POLL, 'id::text', '$3')} ORDER BY id LIMIT $2`,
+    [after, limit, now],
   );
   return rows;
 }

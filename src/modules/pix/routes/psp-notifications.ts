@@ -3,7 +3,7 @@ import type { Deps } from '../../../platform/context.ts';
 import { AppError, notFound } from '../../../platform/errors.ts';
 import { type App, respond } from '../../../platform/schema.ts';
 import { fromOurPsp } from '../notifications/authenticate.ts';
-import { receivePixNotification } from '../notifications/receive.ts';
+import { PSP_NOTIFICATION, receivePixNotification } from '../notifications/receive.ts';
 
 const Receipt = Type.Object({
   received: Type.Integer({ description: 'items in the notification' }),
@@ -49,7 +49,13 @@ export default function route(app: App, deps: Deps) {
         if (!fromOurPsp(deps.config, request.query.hmac)) {
           throw new AppError('invalid_credentials', 'The webhook secret does not match.');
         }
-        return { data: await receivePixNotification(deps, request.body) };
+        const { received, settled, setAside } = await receivePixNotification(deps, request.body);
+        if (setAside?.length)
+          request.log.error(
+            { alert: 'set_aside', source: PSP_NOTIFICATION, items: setAside },
+            'PSP notification items set aside',
+          );
+        return { data: { received, settled } };
       },
     );
   }
