@@ -50,6 +50,14 @@ describe.skipIf(!canRunBrowser)('dashboard in chromium', { timeout: 180_000 }, (
   let workspaceId = '';
   let apiKey = '';
   let totpSecret = '';
+  // A code is accepted once (RFC 6238 §5.2): each use waits for a step later than the last one used.
+  let lastStep = 0;
+  const freshCode = async (secret: string) => {
+    while (Math.floor(Date.now() / 30_000) <= lastStep) await new Promise((r) => setTimeout(r, 250));
+    const now = Date.now();
+    lastStep = Math.floor(now / 30_000);
+    return generateSync({ secret, epoch: Math.floor(now / 1000) });
+  };
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -177,7 +185,7 @@ describe.skipIf(!canRunBrowser)('dashboard in chromium', { timeout: 180_000 }, (
       .locator('.field', { has: page.getByLabel('Authenticator code') })
       .locator('.error');
     await expect.poll(() => codeError.textContent()).toBe('The one-time code is wrong or has expired.');
-    await page.getByLabel('Authenticator code').fill(generateSync({ secret }));
+    await page.getByLabel('Authenticator code').fill(await freshCode(secret));
     await page.getByRole('button', { name: 'Confirm and turn on' }).click();
     await page.getByText('Two-factor authentication is on.').waitFor();
 
@@ -190,7 +198,7 @@ describe.skipIf(!canRunBrowser)('dashboard in chromium', { timeout: 180_000 }, (
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByLabel('Authenticator code').waitFor();
-    await page.getByLabel('Authenticator code').fill(generateSync({ secret }));
+    await page.getByLabel('Authenticator code').fill(await freshCode(secret));
     await page.getByRole('button', { name: 'Log in' }).click();
     // Back where the person was, with 2FA on.
     await expect.poll(() => heading().textContent()).toBe('Security');
@@ -413,7 +421,7 @@ describe.skipIf(!canRunBrowser)('dashboard in chromium', { timeout: 180_000 }, (
     await send.getByLabel('Authenticator code').fill(wrong);
     await send.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => otpError.textContent()).toBe('The one-time code is wrong or has expired.');
-    await send.getByLabel('Authenticator code').fill(generateSync({ secret: totpSecret }));
+    await send.getByLabel('Authenticator code').fill(await freshCode(totpSecret));
     await checkA11y('wallets');
     await shot('wallets');
     await send.getByRole('button', { name: 'Send' }).click();

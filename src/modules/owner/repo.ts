@@ -8,6 +8,8 @@ export interface UserRow {
   password_hash: string;
   totp_secret_enc: string | null;
   totp_enabled: boolean;
+  /** The last TOTP time step accepted (a code of that step or an earlier one is refused). */
+  totp_last_step: bigint | null;
   created_at: Date;
 }
 
@@ -53,6 +55,19 @@ export async function revokeSession(q: Queryable, sessionId: string): Promise<vo
 
 export async function setTotpSecret(q: Queryable, userId: string, sealed: string): Promise<void> {
   await q.query('UPDATE users SET totp_secret_enc = $2 WHERE id = $1', [userId, sealed]);
+}
+
+/**
+ * Takes a one-time code's time step for the user: true when it is later than every step taken
+ * before. One conditional UPDATE, so of two concurrent requests with one code only one gets the row.
+ */
+export async function claimTotpStep(q: Queryable, userId: string, step: number): Promise<boolean> {
+  const { rows } = await q.query(
+    `UPDATE users SET totp_last_step = $2
+      WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2) RETURNING id`,
+    [userId, String(step)],
+  );
+  return rows.length === 1;
 }
 
 export async function enableTotp(q: Queryable, userId: string): Promise<void> {

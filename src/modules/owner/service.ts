@@ -1,3 +1,4 @@
+import type { Queryable } from '../../db/types.ts';
 import { recordAudit } from '../../platform/audit.ts';
 import type { SessionUser } from '../../platform/auth/authenticate.ts';
 import { newSessionToken } from '../../platform/auth/credentials.ts';
@@ -5,7 +6,7 @@ import type { Deps } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { iso } from '../../platform/schema.ts';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../platform/secrets.ts';
-import { newTotpSecret, totpUri, totpValid } from '../../platform/totp.ts';
+import { newTotpSecret, totpStep, totpUri } from '../../platform/totp.ts';
 import { workspaceView } from '../workspace/schemas.ts';
 import { createWorkspace } from '../workspace/service.ts';
 import * as repo from './repo.ts';
@@ -53,7 +54,7 @@ export async function login(deps: Deps, input: { email: string; password: string
   const user = await repo.findUserByEmail(deps.db, input.email.trim().toLowerCase());
   const passwordOk = await verifyPassword(input.password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
   if (!user || !passwordOk) throw new AppError('invalid_credentials', 'E-mail or password is wrong.');
-  if (user.totp_enabled) checkOtp(deps, user, input.otp_code, 'otp_code');
+  if (user.totp_enabled) await checkOtp(deps, deps.db, user, input.otp_code, 'otp_code');
   const token = newSessionToken();
   const expiresAt = sessionExpiry(deps);
   await repo.insertSession(deps.db, user.id, token, expiresAt);
@@ -61,12 +62,31 @@ export async function login(deps: Deps, input: { email: string; password: string
   return { session_token: token, expires_at: iso(expiresAt), user: userView(user), workspaces };
 }
 
-/** 401 otp_required without a code, 401 otp_invalid for a wrong or expired one (any shape). */
-function checkOtp(deps: Deps, user: repo.UserRow, code: string | undefined, name: string): void {
-  if (!code) throw new AppError('otp_required', `Two-factor authentication is on: send ${name}.`);
-  if (!totpValid(deps.sealer.open(user.totp_secret_enc!), code, deps.clock.now())) {
-    throw new AppError('otp_invalid', 'The one-time code is wrong or has expired.');
+const wrongOtp = () => new AppError('otp_invalid', 'The one-time code is wrong or has expired.');
+
+/**
+ * Accepts a code once (RFC 6238 §5.2): its time step must be later than the last one accepted for
+ * the user, and taking it is one conditional UPDATE, so a code seen by someone else (or sent twice at
+ * once) is refused.
+ */
+async function takeOtp(deps: Deps, q: Queryable, user: repo.UserRow, code: string): Promise<void> {
+  const step = totpStep(deps.sealer.open(user.totp_secret_enc!), code, deps.clock.now());
+  if (step === undefined) throw wrongOtp();
+  if (!(await repo.claimTotpStep(q, user.id, step))) {
+    throw new AppError('otp_invalid', 'This one-time code has already been used; wait for the next one.');
   }
+}
+
+/** 401 otp_required without a code, 401 otp_invalid for a wrong, expired or used one (any shape). */
+async function checkOtp(
+  deps: Deps,
+  q: Queryable,
+  user: repo.UserRow,
+  code: string | undefined,
+  name: string,
+) {
+  if (!code) throw new AppError('otp_required', `Two-factor authentication is on: send ${name}.`);
+  await takeOtp(deps, q, user, code);
 }
 
 /**
@@ -75,7 +95,7 @@ function checkOtp(deps: Deps, user: repo.UserRow, code: string | undefined, name
  */
 export async function requireOtp(deps: Deps, userId: string, code: string | undefined, name: string) {
   const user = await repo.findUserById(deps.db, userId);
-  if (user?.totp_enabled) checkOtp(deps, user, code, name);
+  if (user?.totp_enabled) await checkOtp(deps, deps.db, user, code, name);
 }
 
 export async function logout(deps: Deps, session: SessionUser): Promise<void> {
@@ -93,10 +113,9 @@ export async function enableTwoFactor(deps: Deps, session: SessionUser, otpCode:
   const user = await repo.findUserById(deps.db, session.userId);
   if (!user?.totp_secret_enc) throw new AppError('invalid_state', 'Call /v1/auth/2fa/setup first.');
   if (user.totp_enabled) throw new AppError('conflict', 'Two-factor authentication is already on.');
-  if (!totpValid(deps.sealer.open(user.totp_secret_enc), otpCode, deps.clock.now())) {
-    throw new AppError('otp_invalid', 'The one-time code is wrong or has expired.');
-  }
   await deps.db.transaction(async (tx) => {
+    // The code that turns 2FA on is spent like any other: it cannot log in a second time.
+    await takeOtp(deps, tx, user, otpCode);
     await repo.enableTotp(tx, user.id);
     for (const workspace of await repo.workspacesOfUser(tx, user.id)) {
       await recordAudit(tx, {

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { AppError } from '../errors.ts';
 import { sha256 } from '../secrets.ts';
 
-/** Failed logins allowed per account (e-mail) and per client address in one window. */
+/** Failed attempts allowed per account (e-mail, or user for a one-time code) and per client address in one window. */
 export const LOGIN_FAILURES_PER_ACCOUNT = 10;
 export const LOGIN_FAILURES_PER_ADDRESS = 50;
 export const LOGIN_WINDOW_MS = 15 * 60_000;
@@ -80,42 +80,53 @@ export function redisFailureStore(redis: Redis, prefix = 'lastro-login:'): Failu
 
 const FAILURES = new Set(['invalid_credentials', 'otp_invalid']);
 
+/** What a throttle counts: its own counters, and what a refusal says. */
+export interface Guarded {
+  name: string;
+  refusal: string;
+}
+export const LOGINS: Guarded = { name: 'login', refusal: 'Too many failed logins' };
+/** The one-time code a 2FA session sends with a sensitive action (crypto send's X-OTP-Code). */
+export const ACTION_CODES: Guarded = { name: 'otp', refusal: 'Too many wrong one-time codes' };
+
 /**
- * Limits failed logins per account and per address: past the limit, a login is refused with 429
- * rate_limited before the password is even checked, so a guess that happens to be right confirms
- * nothing. Each attempt claims its slot first; only wrong passwords and one-time codes keep it, and a
- * success clears the account's count.
+ * Limits failed attempts per account and, more loosely, per address: past the limit, an attempt is
+ * refused with 429 rate_limited before the password or code is even checked, so a guess that happens
+ * to be right confirms nothing. Each attempt claims its slot first; only wrong passwords and one-time
+ * codes keep it, and a success clears the account's count. A refused attempt checked nothing and
+ * keeps no slot, so one account adds at most its own limit to its address's count: one person's
+ * failures cannot lock out the other accounts behind a shared address (a proxy, an office NAT).
  */
 export class LoginThrottle {
   constructor(private readonly store: FailureStore) {}
 
-  async guard<T>(email: string, address: string, login: () => Promise<T>): Promise<T> {
-    const account = `account:${sha256(email.trim().toLowerCase()).toString('base64')}`;
-    const client = `address:${address}`;
+  async guard<T>(account: string, address: string, attempt: () => Promise<T>, what = LOGINS): Promise<T> {
+    const accountKey = `${what.name}:account:${sha256(account.trim().toLowerCase()).toString('base64')}`;
+    const addressKey = `${what.name}:address:${address}`;
+    const release = () => Promise.all([this.store.release(accountKey), this.store.release(addressKey)]);
     // The attempt is counted before the password is checked, so concurrent guesses see each other.
     const [byAccount, byAddress] = await Promise.all([
-      this.store.claim(account, LOGIN_WINDOW_MS),
-      this.store.claim(client, LOGIN_WINDOW_MS),
+      this.store.claim(accountKey, LOGIN_WINDOW_MS),
+      this.store.claim(addressKey, LOGIN_WINDOW_MS),
     ]);
     const blocked = [
       byAccount.count > LOGIN_FAILURES_PER_ACCOUNT ? byAccount.ttlMs : 0,
       byAddress.count > LOGIN_FAILURES_PER_ADDRESS ? byAddress.ttlMs : 0,
     ].filter((ttl) => ttl > 0);
     if (blocked.length > 0) {
+      await release();
       const seconds = Math.ceil(Math.max(...blocked) / 1000);
-      throw new AppError('rate_limited', `Too many failed logins; retry in ${seconds} s.`, undefined, {
+      throw new AppError('rate_limited', `${what.refusal}; retry in ${seconds} s.`, undefined, {
         'retry-after': String(seconds),
       });
     }
     try {
-      const result = await login();
-      await Promise.all([this.store.reset(account), this.store.release(client)]);
+      const result = await attempt();
+      await Promise.all([this.store.reset(accountKey), this.store.release(addressKey)]);
       return result;
     } catch (error) {
       // Only a wrong password or one-time code keeps its claim; anything else was no guess.
-      if (!(error instanceof AppError && FAILURES.has(error.code))) {
-        await Promise.all([this.store.release(account), this.store.release(client)]);
-      }
+      if (!(error instanceof AppError && FAILURES.has(error.code))) await release();
       throw error;
     }
   }

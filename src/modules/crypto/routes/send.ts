@@ -1,4 +1,8 @@
+import type { FastifyRequest } from 'fastify';
+import { auditAction } from '../../../platform/audit.ts';
+import { ACTION_CODES } from '../../../platform/auth/login-throttle.ts';
 import type { Deps } from '../../../platform/context.ts';
+import { AppError } from '../../../platform/errors.ts';
 import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
 import { requireOtp } from '../../owner/service.ts';
@@ -23,19 +27,37 @@ export default function route(app: App, deps: Deps) {
       },
       // The second factor is part of authenticating a 2FA session for this route, so it is checked
       // before the body says anything.
-      preValidation: async (request) => {
-        const caller = request.caller;
-        if (caller?.type !== 'session' || !caller.twoFactor || !caller.userId) return;
-        const code = request.headers['x-otp-code'];
-        const userId = caller.userId;
-        // Guesses are throttled like failed logins (per user and per address, slot claimed first).
-        await app.loginThrottle.guard(`otp:${userId}`, request.ip, () =>
-          requireOtp(deps, userId, typeof code === 'string' ? code : undefined, 'X-OTP-Code'),
-        );
-      },
+      preValidation: (request) => checkSendOtp(app, deps, request),
     },
     async (request) => ({
       data: await request.write((tx) => sendCrypto(tx, contextOf(deps, request), request.body)),
     }),
   );
+}
+
+/**
+ * X-OTP-Code of a 2FA dashboard session. Wrong codes are throttled like failed logins (per user and
+ * per address, slot claimed first, on counters of their own so they never hold up anyone's login),
+ * and each one is audited: a wrong code on a session that is already logged in may be a stolen one.
+ */
+async function checkSendOtp(app: App, deps: Deps, request: FastifyRequest): Promise<void> {
+  const caller = request.caller;
+  if (caller?.type !== 'session' || !caller.twoFactor || !caller.userId) return;
+  const code = request.headers['x-otp-code'];
+  const userId = caller.userId;
+  try {
+    await app.loginThrottle.guard(
+      userId,
+      request.ip,
+      () => requireOtp(deps, userId, typeof code === 'string' ? code : undefined, 'X-OTP-Code'),
+      ACTION_CODES,
+    );
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'otp_invalid') {
+      // Not contextOf: a malformed Idempotency-Key must not stop the refusal from being recorded.
+      const ctx = { deps, caller, requestId: request.id, ip: request.ip };
+      await auditAction(deps.db, ctx, 'crypto.send_otp_failed', { type: 'user', id: userId });
+    }
+    throw error;
+  }
 }
