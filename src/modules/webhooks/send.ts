@@ -3,6 +3,30 @@ import https from 'node:https';
 import { isIP } from 'node:net';
 import { DestinationRefused, guardedLookup, hostOf, isPrivateAddress } from './url-policy.ts';
 
+/** At most this much of a receiver's answer is read: the status decides, the body is only drained. */
+const RESPONSE_PREFIX_BYTES = 4096;
+/** How long a short answer's body may take to end after its headers, so the socket can be reused. */
+const BODY_GRACE_MS = 1000;
+
+/**
+ * Reads at most RESPONSE_PREFIX_BYTES of a response already decided by its status, then lets it end
+ * (the keep-alive socket goes back to the pool) or cuts it: a receiver that answers 200 and streams
+ * for ever, or sends hundreds of megabytes, costs the dispatcher 4 KiB and no retry.
+ */
+function drainPrefix(response: http.IncomingMessage): void {
+  let read = 0;
+  const cut = () => response.destroy();
+  const grace = setTimeout(cut, BODY_GRACE_MS);
+  grace.unref();
+  response.on('data', (chunk: Buffer) => {
+    read += chunk.length;
+    if (read > RESPONSE_PREFIX_BYTES) cut();
+  });
+  response.on('close', () => clearTimeout(grace));
+  // A cut or dropped body changes nothing: the status was already taken.
+  response.on('error', () => {});
+}
+
 export interface SendOutcome {
   statusCode: number | null;
   error: string | null;
@@ -25,8 +49,9 @@ export class WebhookHttp {
   }
 
   /**
-   * POSTs `body` to `rawUrl` outside any transaction. Never follows redirects; reads and drops the
-   * response body; gives up after `timeoutMs` in all (connect, headers and body). A private
+   * POSTs `body` to `rawUrl` outside any transaction. Never follows redirects; the outcome is the
+   * status, taken as soon as the headers arrive, and at most a short prefix of the body is read
+   * (drainPrefix); gives up after `timeoutMs` waiting for the headers. A private
    * destination, literal or resolved, is refused before any byte is sent unless `allowPrivate`.
    */
   async post(
@@ -61,9 +86,8 @@ export class WebhookHttp {
             headers: { ...headers, 'content-length': Buffer.byteLength(body) },
           },
           (response) => {
-            response.on('error', reject);
-            response.on('end', () => resolve(response.statusCode ?? 0));
-            response.resume();
+            resolve(response.statusCode ?? 0);
+            drainPrefix(response);
           },
         );
         request.on('error', reject);
