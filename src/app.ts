@@ -75,7 +75,9 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    trustProxy: false,
+    // Only the proxies named in TRUST_PROXY may say who the client is (X-Forwarded-For: request.ip,
+    // which limits and throttles count by) and over what it came (X-Forwarded-Proto: Secure cookies).
+    trustProxy: deps.config.trustProxy.length > 0 ? deps.config.trustProxy : false,
     // Errors before routing (the HTTP parser's, a broken URL) answer the same error contract.
     clientErrorHandler: answerClientError,
     frameworkErrors: answerFrameworkError,
@@ -113,6 +115,10 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
       reply.log = request.log;
     }
   });
+
+  // JSON is the only body the API reads: without this Fastify's default text/plain parser hands a
+  // string to routes that take no body (logout, 2FA setup), and a schema error to the others.
+  app.removeContentTypeParser('text/plain');
 
   await app.register(cookie);
   // With REDIS_URL the counters are shared by every API process; otherwise each process counts in memory.

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { ConfigError } from './config-error.ts';
 import { EVM_SETTINGS, type EvmConfig, loadEvmConfig } from './providers/chain/evm/config.ts';
@@ -20,6 +21,12 @@ export interface Config {
   /** Requests per IP per window on the public checkout (/pay/…), which has no credential to count by. */
   checkoutRateLimitMax: number;
   redisUrl: string | undefined;
+  /**
+   * Addresses and CIDRs of the proxies in front of the API (TRUST_PROXY): a request from one of them
+   * is taken to be from the client its X-Forwarded-For names, over the protocol its X-Forwarded-Proto
+   * names. Empty: the socket's address, whatever the headers say.
+   */
+  trustProxy: string[];
   sessionTtlHours: number;
   /** How long an RFQ quote can be executed after it is made. */
   rfqQuoteTtlSeconds: number;
@@ -92,6 +99,30 @@ function postgresUrl(env: Env): string | undefined {
   return url({ DATABASE_URL: withHost }, 'DATABASE_URL', ['postgres:', 'postgresql:']) && raw;
 }
 
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** TRUST_PROXY: comma-separated addresses, CIDRs or proxy-addr's names; every entry is checked here. */
+function trustedProxies(env: Env): string[] {
+  const entries = (env.TRUST_PROXY ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    if (PROXY_NAMES.has(entry)) continue;
+    const [address = '', prefix, extra] = entry.split('/');
+    const family = isIP(address);
+    const bits = family === 6 ? 128 : 32;
+    const prefixOk = prefix === undefined || (/^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= bits);
+    if (family === 0 || !prefixOk || extra !== undefined) {
+      throw new ConfigError(
+        'TRUST_PROXY',
+        `must be comma-separated IP addresses or CIDRs (e.g. 10.0.0.0/8), or loopback, linklocal, uniquelocal; got "${entry}"`,
+      );
+    }
+  }
+  return entries;
+}
+
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Reads every setting once and validates it; a bad value throws a ConfigError naming the setting. */
@@ -123,6 +154,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1000, 3_600_000),
     checkoutRateLimitMax: integer(env, 'CHECKOUT_RATE_LIMIT_MAX', 120, 1, 1_000_000),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    trustProxy: trustedProxies(env),
     sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 12, 1, 24 * 30),
     rfqQuoteTtlSeconds: integer(env, 'RFQ_QUOTE_TTL_SECONDS', 30, 1, 3600),
     prices: loadPriceConfig(env),
@@ -173,6 +205,12 @@ export const SETTINGS: { name: string; default: string; meaning: string }[] = [
     name: 'CHECKOUT_RATE_LIMIT_MAX',
     default: '120',
     meaning: 'requests per IP per window on the public checkout pages (/pay/…)',
+  },
+  {
+    name: 'TRUST_PROXY',
+    default: '(unset)',
+    meaning:
+      'addresses/CIDRs of the proxies in front of the API; from them X-Forwarded-For and X-Forwarded-Proto are believed',
   },
   { name: 'SESSION_TTL_HOURS', default: '12', meaning: 'dashboard session lifetime' },
   { name: 'RFQ_QUOTE_TTL_SECONDS', default: '30', meaning: 'how long an RFQ quote can be executed, 1..3600' },

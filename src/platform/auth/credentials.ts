@@ -25,7 +25,11 @@ export function parseCredential(token: string): ParsedCredential {
   return { kind: 'unknown' };
 }
 
-/** The bearer token of the Authorization header, or the session cookie when there is no header. */
+/**
+ * The bearer token of the Authorization header, or the session cookie when there is no header. The
+ * cookie carries sessions only: anything else in it is '' (an invalid credential), so an API key
+ * cannot ride on a browser's ambient cookie.
+ */
 export function extractToken(
   authorization: string | undefined,
   cookie: string | undefined,
@@ -34,5 +38,6 @@ export function extractToken(
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     return match?.[1] ?? '';
   }
-  return cookie || undefined;
+  if (!cookie) return undefined;
+  return cookie.startsWith(SESSION_PREFIX) ? cookie : '';
 }
