@@ -1,5 +1,5 @@
 /**
- * Group commit of whole requests (issue 14, docs/performance.md). Concurrent writes queued on the same
+ * Group commit of whole requests (docs/performance.md). Concurrent writes queued on the same
  * lane share one transaction, each inside its own SAVEPOINT:
  *
  *   BEGIN; SAVEPOINT gc; <request 1> ; RELEASE SAVEPOINT gc; SAVEPOINT gc; <request 2> ; … COMMIT
@@ -157,49 +157,7 @@ export class GroupCommit {
   }
 
   private async commit(batch: Pending[]): Promise<void> {
-    const outcomes = await this.db.transaction(
-      async (tx) => {
-        const results: Outcome[] = [];
-        // Sent with the first request's first command, so it costs no round trip of its own.
-        const prelude = this.prelude?.([...new Set(batch.map((item) => item.key))]);
-        let previous = prelude ? `${prelude}; ` : '';
-        for (let i = 0; i < batch.length; i++) {
-          const item = batch[i]!;
-          if (!item.savepoint) {
-            // Writes side by side share one lock timeout: theirs, never the previous request's SET LOCAL.
-            await tx.exec(`${previous}SET LOCAL lock_timeout = ${item.lockTimeoutMs}`);
-            previous = '';
-            let end = i;
-            const alike = (next: Pending) => !next.savepoint && next.lockTimeoutMs === item.lockTimeoutMs;
-            while (end < batch.length && alike(batch[end]!)) end++;
-            results.push(...(await runSideBySide(tx, batch.slice(i, end))));
-            i = end - 1;
-            continue;
-          }
-          // Not awaited here: it goes ahead of the request's first statement on the same connection.
-          const opened = tx.exec(`${previous}SAVEPOINT gc; SET LOCAL lock_timeout = ${item.lockTimeoutMs}`);
-          opened.catch(() => {});
-          const hooks = commitHooksMark(tx);
-          try {
-            const value = await item.fn(tx);
-            await tx.settle();
-            await opened;
-            results.push({ ok: true, value });
-            previous = 'RELEASE SAVEPOINT gc; ';
-          } catch (thrown) {
-            const error = await causeOf(tx, thrown);
-            await opened; // a savepoint that could not be opened fails the batch: nothing to roll back to
-            await tx.exec('ROLLBACK TO SAVEPOINT gc; RELEASE SAVEPOINT gc');
-            dropCommitHooksSince(tx, hooks);
-            previous = '';
-            const retry = isRetryable(error) && ++item.attempts < MAX_ATTEMPTS;
-            results.push(retry ? { retry: true } : { ok: false, error });
-          }
-        }
-        return results;
-      },
-      { retries: 0 },
-    );
+    const outcomes = await this.db.transaction((tx) => this.runBatch(tx, batch), { retries: 0 });
     batch.forEach((item, i) => {
       const outcome = outcomes[i]!;
       // Back at the head of its lane: it runs in the next batch, after this one released its locks.
@@ -208,18 +166,83 @@ export class GroupCommit {
       else item.reject(outcome.error);
     });
   }
+
+  /** Runs the batch's steps in order; the outcomes are the batch's items', in the same order. */
+  private async runBatch(tx: Tx, batch: Pending[]): Promise<Outcome[]> {
+    const outcomes: Outcome[] = [];
+    // Commands that close a step (or open the batch) are not sent alone: they travel in front of the
+    // next step's first command, so they cost no round trip of their own.
+    const prelude = this.prelude?.([...new Set(batch.map((item) => item.key))]);
+    let carried = prelude ? `${prelude}; ` : '';
+    for (const step of stepsOf(batch)) {
+      const done = step.savepoint
+        ? await runInSavepoint(tx, carried, step.items[0]!)
+        : await runSideBySide(tx, carried, step.items);
+      outcomes.push(...done.outcomes);
+      carried = done.closing;
+    }
+    return outcomes;
+  }
+}
+
+interface Step {
+  savepoint: boolean;
+  items: Pending[];
+}
+
+interface StepDone {
+  outcomes: Outcome[];
+  /** SQL that must run before the next step's (the release of this step's savepoint). */
+  closing: string;
+}
+
+/** A request with a savepoint is a step alone; neighbours without one and with one lock timeout share a step. */
+function stepsOf(batch: Pending[]): Step[] {
+  const steps: Step[] = [];
+  for (const item of batch) {
+    const last = steps.at(-1);
+    const joins =
+      last && !last.savepoint && !item.savepoint && last.items[0]!.lockTimeoutMs === item.lockTimeoutMs;
+    if (joins) last.items.push(item);
+    else steps.push({ savepoint: item.savepoint, items: [item] });
+  }
+  return steps;
+}
+
+/** One request inside its own savepoint: a refusal or an error rolls back this request alone. */
+async function runInSavepoint(tx: Tx, carried: string, item: Pending): Promise<StepDone> {
+  // Not awaited here: it goes ahead of the request's first statement on the same connection.
+  const opened = tx.exec(`${carried}SAVEPOINT gc; SET LOCAL lock_timeout = ${item.lockTimeoutMs}`);
+  opened.catch(() => {});
+  const hooks = commitHooksMark(tx);
+  try {
+    const value = await item.fn(tx);
+    await tx.settle();
+    await opened;
+    return { outcomes: [{ ok: true, value }], closing: 'RELEASE SAVEPOINT gc; ' };
+  } catch (thrown) {
+    const error = await causeOf(tx, thrown);
+    await opened; // a savepoint that could not be opened fails the batch: nothing to roll back to
+    await tx.exec('ROLLBACK TO SAVEPOINT gc; RELEASE SAVEPOINT gc');
+    dropCommitHooksSince(tx, hooks);
+    const retry = isRetryable(error) && ++item.attempts < MAX_ATTEMPTS;
+    return { outcomes: [retry ? { retry: true } : { ok: false, error }], closing: '' };
+  }
 }
 
 /** Writes that need no savepoint, all sent at once; a refusal (AppError) is theirs alone. */
-async function runSideBySide(tx: Tx, items: Pending[]): Promise<Outcome[]> {
+async function runSideBySide(tx: Tx, carried: string, items: Pending[]): Promise<StepDone> {
+  // They share one lock timeout: theirs, never the previous request's SET LOCAL.
+  await tx.exec(`${carried}SET LOCAL lock_timeout = ${items[0]!.lockTimeoutMs}`);
   const settled = await Promise.allSettled(items.map((item) => item.fn(tx)));
   await tx.settle();
-  return settled.map((outcome) => {
+  const outcomes = settled.map((outcome): Outcome => {
     if (outcome.status === 'fulfilled') return { ok: true, value: outcome.value };
     // Anything but a refusal may have left the transaction aborted: the whole batch fails.
     if (!(outcome.reason instanceof AppError)) throw outcome.reason;
     return { ok: false, error: outcome.reason };
   });
+  return { outcomes, closing: '' };
 }
 
 const overloaded = () =>
