@@ -3,6 +3,7 @@ import type { Tx } from '../db/types.ts';
 import type { SessionUser } from './auth/authenticate.ts';
 import type { LoginThrottle } from './auth/login-throttle.ts';
 import type { AuthMode, Caller, RecordKind, RouteEntry } from './context.ts';
+import type { KeyOwner } from './idempotency.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,8 +33,11 @@ declare module 'fastify' {
     caller: Caller | null;
     /** The logged-in owner on routes whose auth mode is 'user'. */
     sessionUser: SessionUser | null;
-    /** Runs a write in one transaction, with the Idempotency-Key record stored in that same transaction. */
-    write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+    /**
+     * Runs a write in one transaction, with the Idempotency-Key record stored in that same transaction.
+     * `keyOwner` names whose keys it is among on a route no caller stands behind (the public checkout).
+     */
+    write<T>(fn: (tx: Tx) => Promise<T>, options?: { keyOwner?: KeyOwner }): Promise<T>;
     idempotencyReplayed: boolean;
     usedWrite: boolean;
   }

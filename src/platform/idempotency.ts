@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { commitHooksMark, dropCommitHooksSince, type Tx } from '../db/types.ts';
-import type { Caller, Deps } from './context.ts';
+import type { Caller, Deps, Environment } from './context.ts';
 import { AppError, invalidRequest, LOCK_NOT_AVAILABLE, pgErrorCode } from './errors.ts';
 import { headerUtf8 } from './header-text.ts';
 import { jsonSafe } from './outbox.ts';
@@ -48,6 +48,17 @@ interface StoredRecord {
   response: unknown;
 }
 
+/**
+ * Whose keys a request's key is among: a caller's (its workspace, environment and scope) or, where no
+ * caller stands behind the request (a public checkout), what the route names, so a buyer's key can
+ * never meet one of the merchant's own.
+ */
+export interface KeyOwner {
+  workspaceId: string;
+  environment: Environment;
+  scope: string;
+}
+
 /** Runs a function in a transaction: the database's own, or a group-commit lane's savepoint. */
 export type WriteRunner = <T>(fn: (tx: Tx) => Promise<T>, options: { lockTimeoutMs?: number }) => Promise<T>;
 
@@ -64,13 +75,14 @@ export async function runIdempotentWrite<T>(
   run: WriteRunner = (write, options) => deps.db.transaction(write, options),
   /** fn only touches the database (no provider call): it may start before the key is known to be fresh. */
   speculative = false,
+  keyOwner?: KeyOwner,
 ): Promise<T> {
   const key = idempotencyKeyOf(request);
-  const caller = request.caller;
-  if (key === undefined || !caller) return run(fn, {});
+  const owner = keyOwner ?? (request.caller ? ownerOf(request.caller) : undefined);
+  if (key === undefined || !owner) return run(fn, {});
 
   const hash = requestHash(request);
-  const scope = [caller.workspaceId, caller.environment, callerScope(caller), key] as const;
+  const scope = [owner.workspaceId, owner.environment, owner.scope, key] as const;
   const claim = (tx: Tx) =>
     claimKey(tx, [
       ...scope,
@@ -182,9 +194,13 @@ function openStored(deps: Deps, stored: unknown): unknown {
 }
 
 /** Who owns a key: the workspace as a whole, or one party-scoped key's party, as seen from the caller's own workspace. */
-function callerScope(caller: Caller): string {
+function ownerOf(caller: Caller): KeyOwner {
   const acting = caller.actingSubaccountId ? `acting:${caller.callerWorkspaceId}` : 'workspace';
-  return caller.partyId ? `${acting}|party:${caller.partyId.toLowerCase()}` : acting;
+  return {
+    workspaceId: caller.workspaceId,
+    environment: caller.environment,
+    scope: caller.partyId ? `${acting}|party:${caller.partyId.toLowerCase()}` : acting,
+  };
 }
 
 /** Deletes records older than the retention, except those guarding money-moving creates. */

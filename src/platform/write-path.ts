@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Tx } from '../db/types.ts';
 import { workspaceGroupCommit } from '../ledger/gate.ts';
 import type { Deps } from './context.ts';
-import { runIdempotentWrite, type WriteRunner } from './idempotency.ts';
+import { type KeyOwner, runIdempotentWrite, type WriteRunner } from './idempotency.ts';
 
 /**
  * request.write: one transaction per request, with its Idempotency-Key record. A route marked
@@ -13,8 +13,13 @@ import { runIdempotentWrite, type WriteRunner } from './idempotency.ts';
 export function writePath(deps: Deps) {
   const lanes = deps.config.groupCommitLanes;
   const group = lanes > 0 ? workspaceGroupCommit(deps.db, { lanes }) : undefined;
-  return function write<T>(this: FastifyRequest, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return function write<T>(
+    this: FastifyRequest,
+    fn: (tx: Tx) => Promise<T>,
+    options: { keyOwner?: KeyOwner } = {},
+  ): Promise<T> {
     this.usedWrite = true;
+    if (options.keyOwner) return runIdempotentWrite(deps, this, fn, undefined, false, options.keyOwner);
     const workspaceId = this.caller?.workspaceId;
     if (!group || !workspaceId || this.routeOptions.config.groupCommit !== true) {
       return runIdempotentWrite(deps, this, fn);

@@ -151,6 +151,40 @@ describe.skipIf(!canRun)('hosted checkout in chromium', () => {
     expect(problems).toEqual([]);
   });
 
+  it('a pay whose answer is lost, sent again, gets the same charge and makes no second one', async () => {
+    const link = await ws.createLink({ amount_minor: '1500', title: 'Pão de queijo' });
+    const { page, problems } = await phonePage('pt-BR');
+    const keys: string[] = [];
+    let lost = false;
+    // The first answer is lost on the way back (the charge is made on the server); the rest arrive.
+    await page.route('**/checkout', async (route) => {
+      keys.push(route.request().headers()['idempotency-key'] ?? '');
+      const response = await route.fetch();
+      if (lost) return route.fulfill({ response });
+      lost = true;
+      return route.abort('connectionreset');
+    });
+    await page.goto(`${base}/pay/${link.slug}`);
+    await page.locator('#payer-name').fill('Rita Alves');
+    await page.locator('#payer-document').fill(CPF);
+    await page.locator('#submit').click();
+    await page.locator('#form-error').waitFor({ state: 'visible' });
+    const answered = page.waitForResponse((res) => res.url().endsWith('/checkout'), { timeout: 10_000 });
+    await page.locator('#submit').click();
+    const replay = await answered;
+    expect(replay.headers()['idempotency-replayed']).toBe('true');
+    await page.locator('#result').waitFor({ state: 'visible' });
+
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(keys[1]).toBe(keys[0]);
+    const { rows } = await ctx.db.query('SELECT 1 FROM payment_link_payments WHERE payment_link_id = $1', [
+      link.id,
+    ]);
+    expect(rows).toHaveLength(1);
+    expect((problems as string[]).filter((p) => !/ERR_CONNECTION_RESET|Failed to load/.test(p))).toEqual([]);
+  });
+
   it('an inactive link shows a clear page with no form', async () => {
     const link = await ws.createLink({ amount_minor: '100', title: 'Promoção de verão' });
     await ws.api.patch(`/v1/sandbox/payment-links/${link.id}`, { status: 'inactive' });

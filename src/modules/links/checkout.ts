@@ -8,10 +8,12 @@ import type { Tx } from '../../db/types.ts';
 import { formatAmount, parseAmount } from '../../ledger/currency.ts';
 import type { Caller, Deps } from '../../platform/context.ts';
 import { AppError, invalidRequest, notFound } from '../../platform/errors.ts';
+import type { KeyOwner } from '../../platform/idempotency.ts';
 import { type Ctx, systemContext } from '../../platform/request-context.ts';
 import type { PaymentView } from '../payments/schemas.ts';
 import { findPayment } from '../payments/service.ts';
 import { createCharge, qrPngDataUrl } from '../pix/service.ts';
+import { findWorkspaceRow } from '../workspace/service.ts';
 import {
   findCheckout,
   findLink,
@@ -28,21 +30,55 @@ export const CHECKOUT_CHARGE_SECONDS = 30 * 60;
 
 const scopeOf = (link: LinkRow) => ({ workspaceId: link.workspace_id, environment: link.environment });
 
-/** The link a slug names and whether it takes payments now; undefined for an unknown slug. */
+/** A checkout charge's shortest life: a link closer than this to its expiry takes no checkout. */
+const MIN_CHARGE_SECONDS = 60;
+
+/** Why a link takes no payment now: its status, or its workspace's live payments turned off. */
+export type Refusal = Exclude<LinkStatus, 'active'> | 'production_off';
+
+/**
+ * Why the link would refuse a checkout now, or undefined when it takes one. The page and the checkout
+ * both ask this, so a page never shows a form whose checkout would be refused.
+ */
+async function refusalOf(deps: Deps, link: LinkRow): Promise<Refusal | undefined> {
+  const now = deps.clock.now();
+  const status = linkStatus(link, now);
+  if (status !== 'active') return status;
+  // Its charge could not live the shortest life a charge has without outliving the link.
+  if (link.expires_at && link.expires_at.getTime() - now.getTime() < MIN_CHARGE_SECONDS * 1000)
+    return 'expired';
+  // A live link takes real money only while its workspace's production is on, as a live key does.
+  if (
+    link.environment === 'live' &&
+    !(await findWorkspaceRow(deps.db, link.workspace_id))?.production_enabled
+  )
+    return 'production_off';
+  return undefined;
+}
+
+/** The link a slug names and why it takes no payment now (undefined when it does); undefined for an unknown slug. */
 export async function linkForPage(
   deps: Deps,
   slug: string,
-): Promise<{ link: LinkRow; status: LinkStatus } | undefined> {
+): Promise<{ link: LinkRow; refusal: Refusal | undefined } | undefined> {
   const link = await findLinkBySlug(deps.db, slug);
-  return link && { link, status: linkStatus(link, deps.clock.now()) };
+  return link && { link, refusal: await refusalOf(deps, link) };
 }
 
 async function openLink(deps: Deps, slug: string): Promise<LinkRow> {
   const found = await linkForPage(deps, slug);
   if (!found) throw notFound('Payment link');
-  if (found.status !== 'active') throw closed(found.status);
+  if (found.refusal) throw refused(found.refusal);
   return found.link;
 }
+
+const refused = (refusal: Refusal) =>
+  refusal === 'production_off'
+    ? new AppError(
+        'production_not_enabled',
+        "This payment link is live, and its workspace's production is off: it takes no payments.",
+      )
+    : closed(refusal);
 
 const closed = (status: LinkStatus) =>
   new AppError('invalid_state', `This payment link is ${status} and takes no payments.`);
@@ -66,12 +102,12 @@ function amountFor(link: LinkRow, asked: string | undefined): bigint {
 
 /**
  * How long a checkout charge may be paid: CHECKOUT_CHARGE_SECONDS, never past the link's own
- * expiry; a link too close to it (under the one-minute minimum of a charge) takes no checkout.
+ * expiry; a link too close to it (under the shortest life of a charge) takes no checkout.
  */
 function chargeSeconds(link: LinkRow, now: Date): number {
   if (!link.expires_at) return CHECKOUT_CHARGE_SECONDS;
   const left = Math.floor((link.expires_at.getTime() - now.getTime()) / 1000);
-  if (left < 60) throw new AppError('invalid_state', 'This payment link expires too soon to take a payment.');
+  if (left < MIN_CHARGE_SECONDS) throw closed('expired');
   return Math.min(CHECKOUT_CHARGE_SECONDS, left);
 }
 
@@ -87,10 +123,19 @@ function linkCaller(link: LinkRow): Caller {
   };
 }
 
+/** Runs the checkout's write under the Idempotency-Key the page sent, among the keys of `owner`. */
+export type CheckoutWrite = <T>(owner: KeyOwner, fn: (tx: Tx) => Promise<T>) => Promise<T>;
+
+/**
+ * Starts paying a link. The page sends a key of its own with each pay request, so a re-send whose
+ * answer was lost replays the charge it made instead of making a second one; the keys of a link are
+ * its own, apart from any its workspace's callers send.
+ */
 export async function startCheckout(
   deps: Deps,
   request: { slug: string; ip: string; requestId: string },
   input: CheckoutInput,
+  write: CheckoutWrite,
 ) {
   const link = await openLink(deps, request.slug);
   const amount = amountFor(link, input.amount_minor);
@@ -115,7 +160,11 @@ export async function startCheckout(
       payer: { name, document },
       metadata: link.metadata,
     },
-    (fn) => deps.db.transaction(fn),
+    (fn) =>
+      write(
+        { workspaceId: link.workspace_id, environment: link.environment, scope: `checkout:${link.id}` },
+        fn,
+      ),
     (tx, charge) => recordCheckout(tx, deps, link, charge, { name, document }, input.amount_minor),
   );
   return {

@@ -51,6 +51,18 @@
     return !message;
   };
 
+  // One Idempotency-Key per page load and form content: a re-send of the same form (its answer lost
+  // to a dropped connection) replays the charge already made instead of making a second one; a
+  // changed form is a new request and gets a new key. getRandomValues works outside HTTPS too.
+  const newKey = () =>
+    Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+  let sent = { key: newKey(), body: '' };
+  const keyFor = (body) => {
+    if (sent.body && sent.body !== body) sent = { key: newKey(), body };
+    sent.body = body;
+    return sent.key;
+  };
+
   const setStatus = (state, text) => {
     const status = $('status');
     status.dataset.state = state;
@@ -121,10 +133,15 @@
     try {
       const body = { payer: { name: name.value.trim(), document: bare } };
       if (amount) body.amount_minor = amount;
+      const json = JSON.stringify(body);
       const res = await fetch(`${base}/checkout`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify(body),
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'idempotency-key': keyFor(json),
+        },
+        body: json,
       });
       const answer = await res.json();
       if (!res.ok) throw new Error(answer.message || t.failedToStart);

@@ -44,6 +44,8 @@ const PT = {
   unknownLink: 'Este link de pagamento não existe. Confira o endereço com quem o enviou.',
   inactiveLink: 'Este link de pagamento não está aceitando pagamentos no momento.',
   expiredLink: 'Este link de pagamento expirou e não aceita mais pagamentos.',
+  productionOffLink:
+    'Este link de pagamento ainda não aceita pagamentos: a conta de quem o enviou não está habilitada para receber pagamentos reais.',
   noscript: 'Ative o JavaScript para pagar por esta página.',
 };
 
@@ -78,6 +80,8 @@ const EN: Messages = {
   unknownLink: 'This payment link does not exist. Check the address with whoever sent it.',
   inactiveLink: 'This payment link is not taking payments right now.',
   expiredLink: 'This payment link has expired and takes no more payments.',
+  productionOffLink:
+    "This payment link is not taking payments yet: its owner's account is not enabled for real payments.",
   noscript: 'Turn on JavaScript to pay on this page.',
 };
 

@@ -153,15 +153,20 @@ const clientMessages = (t: Messages) =>
     (typeof CLIENT_MESSAGES)[number]
   >;
 
-/** A clear page for a link that takes no payment: unknown, inactive or expired. */
+/** A clear page for a link that takes no payment: unknown, inactive, expired, or live with production off. */
 export function renderUnavailablePage(
-  reason: 'unknown' | Exclude<LinkStatus, 'active'>,
+  reason: 'unknown' | Exclude<LinkStatus, 'active'> | 'production_off',
   locale: Locale,
   nonce: string,
   link?: Pick<PageLink, 'title' | 'design'>,
 ): string {
   const t = messagesFor(locale);
-  const message = { unknown: t.unknownLink, inactive: t.inactiveLink, expired: t.expiredLink }[reason];
+  const message = {
+    unknown: t.unknownLink,
+    inactive: t.inactiveLink,
+    expired: t.expiredLink,
+    production_off: t.productionOffLink,
+  }[reason];
   const body = html`<header class="brand">
 <p>${link?.title ?? t.payWithPix}</p>
 <h1>${t.unavailable}</h1>

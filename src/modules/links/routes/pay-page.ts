@@ -23,7 +23,15 @@ export default function route(app: App, deps: Deps) {
         response: {
           200: { description: 'the checkout page', content: Html },
           404: { description: 'no payment link has this slug', content: Html },
-          410: { description: 'the link is inactive or expired and takes no payment', content: Html },
+          403: {
+            description: "a live link whose workspace's production is off: it takes no payment",
+            content: Html,
+          },
+          410: {
+            description:
+              'the link is inactive, expired or less than a minute from expiring: it takes no payment',
+            content: Html,
+          },
         },
       },
     },
@@ -36,9 +44,11 @@ export default function route(app: App, deps: Deps) {
         .header('content-security-policy', pageCsp(nonce))
         .header('vary', 'Accept-Language');
       if (!found) return reply.code(404).send(renderUnavailablePage('unknown', locale, nonce));
-      const { link, status } = found;
-      if (status !== 'active')
-        return reply.code(410).send(renderUnavailablePage(status, locale, nonce, link));
+      const { link, refusal } = found;
+      if (refusal) {
+        const code = refusal === 'production_off' ? 403 : 410;
+        return reply.code(code).send(renderUnavailablePage(refusal, locale, nonce, link));
+      }
       return reply.send(
         renderCheckoutPage(
           {
