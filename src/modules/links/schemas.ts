@@ -127,7 +127,12 @@ export const CheckoutBody = Type.Object({
   amount_minor: Type.Optional(AmountMinor),
   payer: Type.Object({
     name: Type.String({ minLength: 1, maxLength: 140 }),
-    document: Type.String({ minLength: 1, maxLength: 32, description: 'CPF or CNPJ, any punctuation' }),
+    document: Type.String({
+      minLength: 1,
+      maxLength: 32,
+      description:
+        'CPF or CNPJ, any punctuation. Kept sealed with the checkout record (found by exact match); the payment shows it masked to its last two characters.',
+    }),
   }),
 });
 export type CheckoutInput = Static<typeof CheckoutBody>;

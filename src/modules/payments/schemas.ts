@@ -49,7 +49,12 @@ export const Payment = Type.Object({
   failure_reason: Text,
   metadata: Metadata,
   idempotency_key: Text,
-  counterparty: Nullable(Metadata),
+  counterparty: Nullable(
+    Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        'Who is on the other side: payer or receiver name, PIX key, address. A CPF/CNPJ in `document` is always masked to its last two characters (`*********25`), here, in events and in webhooks.',
+    }),
+  ),
   wallet_id: Nullable(Uuid),
   source_currency: Text,
   target_currency: Text,

@@ -27,7 +27,13 @@ const Text = (max: number) => Type.String({ maxLength: max });
 export const PayoutBody = Type.Object({
   amount_minor: AmountMinor,
   currency: Type.Optional(Type.String({ maxLength: 8, default: 'BRL' })),
-  pix_key: Type.Optional(Text(140)),
+  pix_key: Type.Optional(
+    Type.String({
+      maxLength: 140,
+      description:
+        "Required. Must be a well-formed PIX key (CPF or CNPJ with valid check digits, e-mail, +55 phone or lower-case EVP), else 400 invalid_pix_key, whoever sends it. With a dashboard session it is the destination; with an API key the payout goes to the workspace's registered settlement key, whatever this says, and the payment's pix_key shows the settlement key.",
+    }),
+  ),
   payout_account_id: Type.Optional(Uuid),
   party_id: Type.Optional(Uuid),
   description: Type.Optional(Text(140)),
@@ -47,7 +53,11 @@ export const ChargeBody = Type.Object({
   payer: Type.Optional(
     Type.Object({
       name: Type.String({ minLength: 1, maxLength: 140 }),
-      document: Type.String({ maxLength: 18 }),
+      document: Type.String({
+        maxLength: 18,
+        description:
+          'CPF or CNPJ with valid check digits, any punctuation. Answered, listed, evented and sent by webhooks only masked to its last two characters (counterparty.document).',
+      }),
     }),
   ),
   metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
@@ -64,7 +74,13 @@ export const SimulateCashInBody = Type.Object({
   payer: Type.Optional(
     Type.Object({
       name: Type.Optional(Type.String({ maxLength: 200 })),
-      document: Type.Optional(Type.String({ maxLength: 32, description: 'CPF or CNPJ' })),
+      document: Type.Optional(
+        Type.String({
+          maxLength: 32,
+          description:
+            'CPF or CNPJ. Answered, listed, evented and sent by webhooks only masked to its last two characters (counterparty.document).',
+        }),
+      ),
     }),
   ),
 });
