@@ -36,6 +36,21 @@ export function isRoundError(error: unknown): boolean {
   return typeof code === 'string' && ROUND_SQLSTATES.has(code);
 }
 
+/**
+ * True when the item failed only because its provider is away (503 provider_unavailable, a timeout,
+ * a connection that could not be made): the item is not at fault, so its retry stays at the first
+ * step however often it failed, and it is handled within a minute of the provider answering again
+ * rather than hours later.
+ */
+export function isProviderAway(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, name, cause } = error as { code?: unknown; name?: unknown; cause?: unknown };
+  if (code === 'provider_unavailable') return true;
+  if (name === 'TimeoutError' || name === 'AbortError') return true;
+  // fetch reports a refused or reset connection as 'fetch failed' with the socket's error as cause.
+  return cause !== undefined && isConnectionError(cause);
+}
+
 export interface SetAsideItem {
   key: string;
   environment?: Environment;
@@ -67,7 +82,7 @@ const json = (value: unknown) =>
 
 /**
  * Records (or records again, one attempt more) an item that failed, with its next retry on the
- * backoff, and counts it. Returns what the round reports.
+ * backoff (the first step while its provider is away), and counts it. Returns what the round reports.
  */
 export async function setAside(
   q: Queryable,
@@ -85,7 +100,9 @@ export async function setAside(
      ON CONFLICT (source, item_key) DO UPDATE SET
        payload = EXCLUDED.payload, error = EXCLUDED.error, error_code = EXCLUDED.error_code,
        attempts = set_aside_items.attempts + 1, last_failed_at = EXCLUDED.last_failed_at,
-       retry_at = EXCLUDED.last_failed_at + least($10::float8, $9::float8 * power(2, set_aside_items.attempts))
+       retry_at = EXCLUDED.last_failed_at
+                  + CASE WHEN $11 THEN $9::float8
+                         ELSE least($10::float8, $9::float8 * power(2, set_aside_items.attempts)) END
                   * interval '1 millisecond',
        resolved_at = NULL, resolution = NULL`,
     [
@@ -99,6 +116,7 @@ export async function setAside(
       now,
       SET_ASIDE_FIRST_RETRY_MS,
       SET_ASIDE_LAST_RETRY_MS,
+      isProviderAway(error),
     ],
   );
   setAsideTotal.inc({ source });
