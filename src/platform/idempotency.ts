@@ -159,6 +159,23 @@ export async function runIdempotentWrite<T>(
 }
 
 /**
+ * Whether this request's Idempotency-Key already holds the committed answer to this same request: a
+ * re-send that will be replayed. A check that must not run twice (a one-time code spent by the first
+ * request) is skipped for it, so the replay reaches the caller.
+ */
+export async function answerIsStored(deps: Deps, request: FastifyRequest): Promise<boolean> {
+  const key = idempotencyKeyOf(request);
+  if (key === undefined || !request.caller) return false;
+  const owner = ownerOf(request.caller);
+  const { rows } = await deps.db.query<{ request_hash: Buffer | Uint8Array }>(
+    `SELECT request_hash FROM idempotency_keys
+      WHERE workspace_id = $1 AND environment = $2 AND caller = $3 AND key = $4 AND response IS NOT NULL`,
+    [owner.workspaceId, owner.environment, owner.scope, key],
+  );
+  return rows.length === 1 && Buffer.from(rows[0]!.request_hash).equals(requestHash(request));
+}
+
+/**
  * Inserts the key's record; false when it exists (after waiting for a concurrent duplicate's outcome).
  * RETURNING runs only once the row is in (after any wait on a concurrent duplicate): it lifts the lock
  * timeout, which is meant for that wait alone, for the rest of the write.

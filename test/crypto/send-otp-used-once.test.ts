@@ -72,6 +72,23 @@ it('concurrent sends with one code: exactly one sends', async () => {
   expect(await sent()).toBe(before + 1);
 });
 
+it('a retry of a send with its Idempotency-Key and its code replays the send, and sends nothing more', async () => {
+  ctx.clock.advance(60_000);
+  const once = code();
+  const headers = { 'x-otp-code': once, 'idempotency-key': 'retry-after-lost-answer' };
+  const first = await ws.session.post(SEND, body, headers);
+  expect(first.statusCode, first.body).toBe(200);
+  const before = await sent();
+  // The answer was lost on the way: the dashboard sends the same request again.
+  const retry = await ws.session.post(SEND, body, headers);
+  expect(retry.statusCode, retry.body).toBe(200);
+  expect(retry.json().data.id).toBe(first.json().data.id);
+  expect(await sent()).toBe(before);
+  // The key does not make the code good for another send.
+  const other = await ws.session.post(SEND, body, { ...headers, 'idempotency-key': 'another-send' });
+  expect(other.statusCode, other.body).toBe(401);
+});
+
 it('a wrong code is audited, and too many are refused as one-time codes, not as logins', async () => {
   ctx.clock.advance(60_000);
   const right = code();

@@ -3,6 +3,7 @@ import { auditAction } from '../../../platform/audit.ts';
 import { ACTION_CODES } from '../../../platform/auth/login-throttle.ts';
 import type { Deps } from '../../../platform/context.ts';
 import { AppError } from '../../../platform/errors.ts';
+import { answerIsStored } from '../../../platform/idempotency.ts';
 import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
 import { requireOtp } from '../../owner/service.ts';
@@ -19,7 +20,7 @@ export default function route(app: App, deps: Deps) {
         tags: ['crypto'],
         summary: "Send stablecoins from one of the party's wallets; amount + network fee are debited at once",
         description:
-          'Checks, in order: OTP of a 2FA dashboard session (401 otp_required / otp_invalid; an API key is never asked), body (400 invalid_amount, unsupported_network, unsupported_currency, invalid_address, invalid_request for from_address), party (403/404), watch-only wallet (422 invalid_state), whitelist for an API key (403 destination_not_whitelisted), balance (422 insufficient_balance), provider (503 provider_unavailable). Send Idempotency-Key: a retry never pays twice.',
+          'Checks, in order: OTP of a 2FA dashboard session (401 otp_required / otp_invalid; an API key is never asked), body (400 invalid_amount, unsupported_network, unsupported_currency, invalid_address, invalid_request for from_address), party (403/404), watch-only wallet (422 invalid_state), whitelist for an API key (403 destination_not_whitelisted), balance (422 insufficient_balance), provider (503 provider_unavailable). Send Idempotency-Key: a retry never pays twice, and a re-send of a send that went through replays its answer without a new one-time code (the first request spent it).',
         params: EnvParams,
         headers: OtpHeaders,
         body: SendBody,
@@ -43,6 +44,8 @@ export default function route(app: App, deps: Deps) {
 async function checkSendOtp(app: App, deps: Deps, request: FastifyRequest): Promise<void> {
   const caller = request.caller;
   if (caller?.type !== 'session' || !caller.twoFactor || !caller.userId) return;
+  // A re-send of a send that went through is answered from its key: its code was spent by the first.
+  if (await answerIsStored(deps, request)) return;
   const code = request.headers['x-otp-code'];
   const userId = caller.userId;
   try {
