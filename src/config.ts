@@ -112,11 +112,13 @@ function trustedProxies(env: Env): string[] {
     const [address = '', prefix, extra] = entry.split('/');
     const family = isIP(address);
     const bits = family === 6 ? 128 : 32;
-    const prefixOk = prefix === undefined || (/^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= bits);
+    // A prefix of 0 would trust every address; proxy-addr refuses it, and so does the check here.
+    const prefixOk =
+      prefix === undefined || (/^[0-9]{1,3}$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= bits);
     if (family === 0 || !prefixOk || extra !== undefined) {
       throw new ConfigError(
         'TRUST_PROXY',
-        `must be comma-separated IP addresses or CIDRs (e.g. 10.0.0.0/8), or loopback, linklocal, uniquelocal; got "${entry}"`,
+        `must be comma-separated IP addresses or CIDRs with a prefix of at least 1 (e.g. 10.0.0.0/8), or loopback, linklocal, uniquelocal; got "${entry}"`,
       );
     }
   }

@@ -21,18 +21,26 @@ describe('the TRUST_PROXY setting', () => {
     ]);
   });
 
-  it.each(['true', '*', 'proxy.internal', '10.0.0.0/33', '::1/129', '10.0.0.1/8/2', '10.0.0.0/'])(
-    'refuses %j at start, naming the setting',
-    (value) => {
-      try {
-        loadConfig({ TRUST_PROXY: value });
-        expect.unreachable();
-      } catch (error) {
-        expect(error).toBeInstanceOf(ConfigError);
-        expect((error as ConfigError).setting).toBe('TRUST_PROXY');
-      }
-    },
-  );
+  // A prefix of 0 (everyone is a proxy) is refused by Fastify's proxy-addr too: here it is a ConfigError, not a crash.
+  it.each([
+    'true',
+    '*',
+    'proxy.internal',
+    '10.0.0.0/33',
+    '::1/129',
+    '10.0.0.1/8/2',
+    '10.0.0.0/',
+    '0.0.0.0/0',
+    '::/0',
+  ])('refuses %j at start, naming the setting', (value) => {
+    try {
+      loadConfig({ TRUST_PROXY: value });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).setting).toBe('TRUST_PROXY');
+    }
+  });
 });
 
 const login = (
