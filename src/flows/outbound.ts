@@ -29,7 +29,7 @@ import {
 import type { Deps } from '../platform/context.ts';
 import type { Environment } from '../platform/environment.ts';
 import { defineJob, enqueueJob, type JobKind, type JobOutcome } from '../platform/jobs.ts';
-import { eachApart, notSetAside, SetAsideError } from '../platform/set-aside.ts';
+import { closeSettledElsewhere, eachApart, notSetAside, SetAsideError } from '../platform/set-aside.ts';
 import type { BackgroundTask } from '../platform/tasks.ts';
 import type { Rail } from '../providers/registry.ts';
 
@@ -225,6 +225,12 @@ export function outboundFlow(rail: OutboundRail): OutboundFlow {
       (c) => ({ key: c.id, environment: c.environment, workspaceId: c.workspace_id, payload: c }),
       (candidate) => reconcileOne(deps, candidate),
       () => deps.clock.now(),
+    );
+    await closeSettledElsewhere(
+      deps.db,
+      reconcileSource,
+      `EXISTS (SELECT 1 FROM payments p WHERE p.id = s.item_key::uuid AND p.status IN ('created', 'processing'))`,
+      deps.clock.now(),
     );
     if (failures.length > 0) throw new SetAsideError(reconcileSource, failures);
     return 0;

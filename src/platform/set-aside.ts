@@ -172,6 +172,25 @@ export async function resolveSetAside(
 }
 
 /**
+ * Closes a source's open items whose retry is due but which its sweep no longer finds, because
+ * another path settled them (a poll job, the PSP, an operator): nothing retries them any more, and
+ * left open they would hold lastro_set_aside_open, and its alert, up for ever. `pendingSql` is the
+ * sweep's own test that the item (its key is `s.item_key`) still waits for it.
+ */
+export async function closeSettledElsewhere(
+  q: Queryable,
+  source: string,
+  pendingSql: string,
+  now: Date,
+): Promise<void> {
+  await q.query(
+    `UPDATE set_aside_items s SET resolved_at = $2, resolution = 'retried'
+      WHERE s.source = $1 AND s.resolved_at IS NULL AND s.retry_at <= $2 AND NOT (${pendingSql})`,
+    [source, now],
+  );
+}
+
+/**
  * SQL a sweep adds to its own WHERE so an item set aside waits for its retry instead of coming
  * first again: `NOT EXISTS (…)` over the item's key expression. The retry is the sweep itself
  * finding the item again once retry_at has passed.

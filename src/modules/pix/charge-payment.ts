@@ -5,7 +5,7 @@ import type { Currency } from '../../ledger/currency.ts';
 import { postDistribution } from '../../ledger/distribution.ts';
 import type { Deps, Environment } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
-import { eachApart, notSetAside, SetAsideError } from '../../platform/set-aside.ts';
+import { closeSettledElsewhere, eachApart, notSetAside, SetAsideError } from '../../platform/set-aside.ts';
 import { endToEndId } from '../../providers/pix/end-to-end-id.ts';
 import { SANDBOX_ISPB } from '../../providers/pix/sandbox.ts';
 import { announceCheckoutPaid, checkoutSettlement } from '../links/service.ts';
@@ -65,17 +65,16 @@ export async function payCharge(tx: Tx, deps: Deps, scope: PaymentScope, id: str
   return paid;
 }
 
-/**
- * Charges left unpaid past expires_at become expired. A live charge at a PSP is left to the charge
- * poll, which expires it once the PSP shows it unpaid (it may have been paid just in time).
- */
 /** Where the expiry sweep sets aside a charge it cannot expire (set_aside_items.source). */
 export const CHARGE_EXPIRY = 'pix-charge-expiry';
+/** A charge set aside (its key is s.item_key) that is still waiting: neither paid nor expired. */
+export const STILL_CREATED = `EXISTS (SELECT 1 FROM payments p WHERE p.id = s.item_key::uuid AND p.status = 'created')`;
 
 /**
- * Expires unpaid charges past expires_at, oldest first. A charge that cannot be expired is set
- * aside and the sweep goes on (it would otherwise come first in every round); it comes back when
- * its retry is due.
+ * Expires unpaid charges past expires_at, oldest first. A live charge at a PSP is left to the charge
+ * poll, which expires it once the PSP shows it unpaid (it may have been paid just in time). A charge
+ * that cannot be expired is set aside and the sweep goes on (it would otherwise come first in every
+ * round); it comes back when its retry is due.
  */
 export async function expireDueCharges(deps: Deps): Promise<number> {
   const now = deps.clock.now();
@@ -95,6 +94,7 @@ export async function expireDueCharges(deps: Deps): Promise<number> {
     (row) => expireCharge(deps, row.workspace_id, row.environment, row.id),
     () => deps.clock.now(),
   );
+  await closeSettledElsewhere(deps.db, CHARGE_EXPIRY, STILL_CREATED, deps.clock.now());
   if (failures.length > 0) throw new SetAsideError(CHARGE_EXPIRY, failures);
   return rows.length;
 }

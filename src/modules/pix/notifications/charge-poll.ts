@@ -1,7 +1,7 @@
 import type { Deps } from '../../../platform/context.ts';
-import { eachApart, SetAsideError } from '../../../platform/set-aside.ts';
+import { closeSettledElsewhere, eachApart, SetAsideError } from '../../../platform/set-aside.ts';
 import type { BackgroundTask } from '../../../platform/tasks.ts';
-import { expireCharge } from '../charge-payment.ts';
+import { expireCharge, STILL_CREATED } from '../charge-payment.ts';
 import { settleCharge } from './receive.ts';
 import { CHARGE_POLL, liveChargesAwaiting } from './repo.ts';
 
@@ -45,6 +45,7 @@ export async function pollLiveCharges(deps: Deps): Promise<number> {
     },
     () => deps.clock.now(),
   );
+  await closeSettledElsewhere(deps.db, CHARGE_POLL, STILL_CREATED, deps.clock.now());
   if (failures.length > 0) throw new SetAsideError(CHARGE_POLL, failures);
   return 0;
 }
