@@ -12,6 +12,7 @@ import { MODULES } from './modules/index.ts';
 import { authenticate, requireSessionUser } from './platform/auth/authenticate.ts';
 import { LoginThrottle, memoryFailureStore, redisFailureStore } from './platform/auth/login-throttle.ts';
 import { checkPartyScope } from './platform/auth/party-scope.ts';
+import { compileBodyValidator, JSON_BOUND_KEYWORDS } from './platform/body-schema.ts';
 import { answerClientError, answerFrameworkError } from './platform/client-errors.ts';
 import type { Deps, RouteEntry } from './platform/context.ts';
 import { AppError, ERROR_STATUS } from './platform/errors.ts';
@@ -41,6 +42,7 @@ function makeAjv(coerceTypes: boolean) {
     removeAdditional: false,
   });
   addFormats.default(ajv);
+  for (const keyword of JSON_BOUND_KEYWORDS) ajv.addKeyword(keyword);
   return ajv;
 }
 
@@ -86,8 +88,9 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   // Bodies are validated strictly (a number is not a string); query strings and params are text, so they coerce.
   const bodyAjv = makeAjv(false);
   const textAjv = makeAjv(true);
+  // A body refuses fields its schema does not list (closed here, once, for every route).
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object),
+    httpPart === 'body' ? compileBodyValidator(bodyAjv, schema) : textAjv.compile(schema as object),
   );
 
   httpMetrics(app);

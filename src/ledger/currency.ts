@@ -20,7 +20,7 @@ export const isCurrency = (code: unknown): code is Currency =>
   typeof code === 'string' && Object.hasOwn(CURRENCIES, code);
 
 /** The currency of a wire code, or 400 unsupported_currency. */
-export function currencyOf(code: string, field = 'currency'): Currency {
+export function currencyOf(code: string, field = 'body.currency'): Currency {
   if (isCurrency(code)) return code;
   throw new AppError(
     'unsupported_currency',
@@ -36,7 +36,7 @@ export const scaleOf = (currency: Currency): number => CURRENCIES[currency].scal
  * both failures are 400 invalid_amount.
  */
 export function parseAmount(wire: unknown, options: { field?: string; allowZero?: boolean } = {}): bigint {
-  const field = options.field ?? 'amount_minor';
+  const field = options.field ?? 'body.amount_minor';
   if (typeof wire !== 'string' || !AMOUNT_PATTERN.test(wire)) {
     throw new AppError('invalid_amount', `${field} must be a string of 1 to 16 digits.`, [
       { field, issue: 'must match ^[0-9]{1,16}$' },

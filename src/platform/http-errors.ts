@@ -1,34 +1,74 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isConnectionError } from '../db/connection-errors.ts';
 import { isRetryable } from '../db/types.ts';
+import { type SchemaIssue, UNKNOWN_FIELD } from './body-schema.ts';
 import { AppError, type ErrorDetail, pgErrorCode } from './errors.ts';
+import { NOT_BLANK } from './schema.ts';
 
-interface AjvIssue {
-  instancePath: string;
-  keyword: string;
-  message?: string;
-  params: Record<string, unknown>;
+/** Enumerations longer than this are not spelt out in an issue. */
+const MAX_LISTED_VALUES = 20;
+
+/** The field an issue is about: the path below the request part, dotted (`body.payer.name`). */
+function fieldOf(context: string, issue: SchemaIssue): string {
+  let pointer = issue.instancePath;
+  const asPointer = (key: unknown) => String(key).replaceAll('~', '~0').replaceAll('/', '~1');
+  if (issue.keyword === 'required') pointer += `/${asPointer(issue.params.missingProperty)}`;
+  if (issue.keyword === 'additionalProperties') pointer += `/${asPointer(issue.params.additionalProperty)}`;
+  // A JSON pointer escapes / and ~ inside a key; the field names the key as the caller sent it.
+  const keys = pointer.split('/').slice(1);
+  const dotted = keys.map((key) => key.replaceAll('~1', '/').replaceAll('~0', '~')).join('.');
+  return keys.length ? `${context}.${dotted}` : context;
 }
 
-function validationDetails(context: string, issues: AjvIssue[]): ErrorDetail[] {
-  return issues.map((issue) => {
-    const missing = issue.keyword === 'required' ? `/${String(issue.params.missingProperty)}` : '';
-    const pointer = `${issue.instancePath}${missing}`.replace(/^\//, '').replaceAll('/', '.');
-    return { field: pointer ? `${context}.${pointer}` : context, issue: issue.message ?? issue.keyword };
-  });
+function issueOf(issue: SchemaIssue): string {
+  if (issue.keyword === 'additionalProperties' || issue.keyword === UNKNOWN_FIELD) return 'unknown field';
+  if (issue.keyword === 'pattern' && issue.params.pattern === NOT_BLANK) return 'must not be blank';
+  if (issue.propertyName !== undefined) return `a key ${issue.message ?? 'is not accepted'}`;
+  return issue.message ?? issue.keyword;
+}
+
+/** The values a const or enum issue allows, so a union of literals is named in one issue. */
+const allowedOf = (issue: SchemaIssue): unknown[] | undefined =>
+  issue.keyword === 'const'
+    ? [issue.params.allowedValue]
+    : issue.keyword === 'enum'
+      ? (issue.params.allowedValues as unknown[])
+      : undefined;
+
+/**
+ * One detail per field: a union reports a failure per branch and one for itself, which say one thing
+ * to the caller. The first issue of a field stands, except that literals are gathered into
+ * "must be one of".
+ */
+function validationDetails(context: string, issues: SchemaIssue[]): ErrorDetail[] {
+  const byField = new Map<string, { issue: string; allowed?: unknown[] }>();
+  for (const issue of issues) {
+    const field = fieldOf(context, issue);
+    const allowed = allowedOf(issue);
+    const seen = byField.get(field);
+    if (!seen) byField.set(field, { issue: issueOf(issue), ...(allowed ? { allowed: [...allowed] } : {}) });
+    else if (seen.allowed && allowed) seen.allowed.push(...allowed);
+  }
+  return [...byField].map(([field, { issue, allowed }]) => ({
+    field,
+    issue:
+      allowed && allowed.length <= MAX_LISTED_VALUES
+        ? `must be one of: ${allowed.map(String).join(', ')}`
+        : issue,
+  }));
 }
 
 /**
  * PostgreSQL data errors that only a caller's input can cause (text with NUL, a date PostgreSQL
  * cannot hold, a number past BIGINT): the write rolled back, and the caller hears it was the input.
  */
+const unstorableText = () =>
+  new AppError('invalid_request', 'Text cannot contain NUL (U+0000) or a lone surrogate.');
+// NUL reaches PostgreSQL as 22021 in a text column and as 22P05 in jsonb: one cause, one answer.
+// Bodies are refused before this (json-guard, naming the field); this is what a query string meets.
 const DATA_ERRORS: Record<string, () => AppError> = {
-  '22P05': () =>
-    new AppError(
-      'invalid_request',
-      'Text fields cannot contain NUL or other characters PostgreSQL cannot store.',
-    ),
-  '22021': () => new AppError('invalid_request', 'Text fields must be valid UTF-8.'),
+  '22P05': unstorableText,
+  '22021': unstorableText,
   '22007': () => new AppError('invalid_request', 'A date-time is outside the range this API accepts.'),
   '22009': () => new AppError('invalid_request', 'A date-time is outside the range this API accepts.'),
   '22008': () => new AppError('invalid_request', 'A date-time is outside the range this API accepts.'),
@@ -47,11 +87,13 @@ export const databaseUnavailable = () =>
 /** Maps any thrown error to the public {error, message} shape. Internals never reach the body. */
 export function toAppError(error: FastifyError | AppError | Error, request: FastifyRequest): AppError {
   if (error instanceof AppError) return error;
-  const fastifyError = error as FastifyError & { validation?: AjvIssue[]; validationContext?: string };
+  const fastifyError = error as FastifyError & { validation?: SchemaIssue[]; validationContext?: string };
   if (fastifyError.validation) {
     const context = fastifyError.validationContext ?? 'body';
     const details = validationDetails(context, fastifyError.validation);
-    const amountIssue = details.find((detail) => /amount_minor$/.test(detail.field));
+    const amountIssue = details.find(
+      (detail) => /amount_minor$/.test(detail.field) && detail.issue !== 'unknown field',
+    );
     if (amountIssue) {
       return new AppError(
         'invalid_amount',

@@ -16,6 +16,15 @@ describe('hostileJson', () => {
     expect(hostileJson('\udc00')?.field).toBe('body');
   });
 
+  it('names the field of a NUL the same way, in values and keys', () => {
+    expect(hostileJson({ description: 'a\u0000b' })).toEqual({
+      field: 'body.description',
+      issue: 'must not contain NUL (U+0000)',
+    });
+    expect(hostileJson({ metadata: { list: ['\u0000'] } })?.field).toBe('body.metadata.list.0');
+    expect(hostileJson({ metadata: { 'a\u0000': 1 } })?.field).toBe('body.metadata');
+  });
+
   it('admits MAX_JSON_DEPTH levels below the top and refuses one more', () => {
     expect(hostileJson(nested(MAX_JSON_DEPTH))).toBeUndefined();
     expect(hostileJson(nested(MAX_JSON_DEPTH + 1))?.issue).toMatch(/nest deeper/);

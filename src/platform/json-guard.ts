@@ -7,6 +7,16 @@ export const MAX_JSON_DEPTH = 32;
 /** With the u flag a well-formed pair is one code point, so only a lone surrogate matches. */
 const LONE_SURROGATE = /\p{Cs}/u;
 
+/**
+ * What no text column or jsonb value can hold: a lone UTF-16 surrogate and NUL. Refused here,
+ * naming the field, rather than by whichever column the database meets them in first.
+ */
+function flawOf(text: string): string | undefined {
+  if (text.includes('\u0000')) return 'must not contain NUL (U+0000)';
+  if (LONE_SURROGATE.test(text)) return 'must be valid Unicode (a lone surrogate)';
+  return undefined;
+}
+
 interface Frame {
   value: object;
   depth: number;
@@ -23,16 +33,15 @@ function fieldOf(frame: Frame | undefined, key?: string): string {
 
 /**
  * The first thing in a parsed JSON body that no stored field may hold: a string or key with a lone
- * UTF-16 surrogate (valid JSON, not valid Unicode: PostgreSQL refuses it), or nesting past
+ * UTF-16 surrogate (valid JSON, not valid Unicode: PostgreSQL refuses it) or NUL, or nesting past
  * MAX_JSON_DEPTH (deep enough to overflow the stack of recursive code, JSON.stringify among it).
  * Walks with its own stack, so the check itself cannot overflow, and pushes only objects and arrays:
  * a megabyte of numbers costs about what parsing it did.
  */
 export function hostileJson(body: unknown): ErrorDetail | undefined {
   if (typeof body === 'string') {
-    return LONE_SURROGATE.test(body)
-      ? { field: 'body', issue: 'must be valid Unicode (a lone surrogate)' }
-      : undefined;
+    const flaw = flawOf(body);
+    return flaw ? { field: 'body', issue: flaw } : undefined;
   }
   if (typeof body !== 'object' || body === null) return undefined;
   const stack: Frame[] = [{ value: body, depth: 0, key: 'body', parent: undefined }];
@@ -45,19 +54,17 @@ export function hostileJson(body: unknown): ErrorDetail | undefined {
       const array = frame.value as unknown[];
       for (let i = 0; i < array.length; i++) {
         const child = array[i];
-        if (typeof child === 'string' && LONE_SURROGATE.test(child)) {
-          return { field: fieldOf(frame, String(i)), issue: 'must be valid Unicode (a lone surrogate)' };
-        }
+        const flaw = typeof child === 'string' ? flawOf(child) : undefined;
+        if (flaw) return { field: fieldOf(frame, String(i)), issue: flaw };
         if (typeof child === 'object' && child !== null) children.push([String(i), child]);
       }
     } else {
       for (const key in frame.value) {
-        if (LONE_SURROGATE.test(key))
-          return { field: fieldOf(frame), issue: 'keys must be valid Unicode (a lone surrogate)' };
+        const keyFlaw = flawOf(key);
+        if (keyFlaw) return { field: fieldOf(frame), issue: `keys ${keyFlaw}` };
         const child = (frame.value as Record<string, unknown>)[key];
-        if (typeof child === 'string' && LONE_SURROGATE.test(child)) {
-          return { field: fieldOf(frame, key), issue: 'must be valid Unicode (a lone surrogate)' };
-        }
+        const flaw = typeof child === 'string' ? flawOf(child) : undefined;
+        if (flaw) return { field: fieldOf(frame, key), issue: flaw };
         if (typeof child === 'object' && child !== null) children.push([key, child]);
       }
     }

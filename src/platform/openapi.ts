@@ -1,5 +1,6 @@
 import type { RouteOptions } from 'fastify';
 import { Type } from 'typebox';
+import { closeBodySchema } from './body-schema.ts';
 
 /** Schema key of a route whose JSON body may be left out (it is then read as {}). */
 export const BODY_OPTIONAL = 'x-body-optional';
@@ -46,16 +47,30 @@ export function documentCommonHeaders(route: RouteOptions): void {
   route.schema = { ...route.schema, headers: Type.Object({ ...own, ...headers }) };
 }
 
-export interface OpenApiDocument {
-  paths?: Record<string, Record<string, { requestBody?: { required?: boolean }; [key: string]: unknown }>>;
+interface RequestBody {
+  required?: boolean;
+  content?: Record<string, { schema?: unknown }>;
 }
 
-/** Operations marked 'x-body-optional' do not require a request body. */
+export interface OpenApiDocument {
+  paths?: Record<string, Record<string, { requestBody?: RequestBody; [key: string]: unknown }>>;
+}
+
+/**
+ * The document's request bodies as the API takes them: operations marked 'x-body-optional' do not
+ * require one, and every body is closed as its validator closes it (closeBodySchema), so clients
+ * generated from the document (the SDK) know an unknown field is refused.
+ */
 export function markOptionalBodies(document: OpenApiDocument): OpenApiDocument {
   for (const operations of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(operations)) {
-      if (operation?.[BODY_OPTIONAL] && operation.requestBody) {
-        operation.requestBody.required = false;
+      const body = operation?.requestBody;
+      if (!body) continue;
+      for (const media of Object.values(body.content ?? {})) {
+        if (media.schema) media.schema = closeBodySchema(media.schema);
+      }
+      if (operation[BODY_OPTIONAL]) {
+        body.required = false;
         delete operation[BODY_OPTIONAL];
       }
     }

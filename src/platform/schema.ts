@@ -17,7 +17,32 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 export const EnvironmentName = Type.Union([Type.Literal('sandbox'), Type.Literal('live')]);
 /** Minor units on the write side (spec: ^[0-9]{1,16}$). */
 export const AmountMinor = Type.String({ pattern: '^[0-9]{1,16}$', examples: ['1050'] });
+/** Metadata as stored and answered: whatever was accepted when it was written. */
 export const Metadata = Type.Record(Type.String(), Type.Unknown());
+
+/** Stripe's bounds: a caller's own key-value pairs, never a document store copied into every event. */
+export const METADATA_LIMITS = { keys: 50, keyLength: 40, valueLength: 500, valueDepth: 3 } as const;
+
+/**
+ * Metadata as a request body takes it. Its keys are the caller's, so it is not closed like the body
+ * around it; it is bounded instead: keys, key length, and each value's size and depth (so the whole
+ * is at most about 27 KB of JSON).
+ */
+export const MetadataBody = Type.Unsafe<Record<string, unknown>>({
+  type: 'object',
+  maxProperties: METADATA_LIMITS.keys,
+  propertyNames: { minLength: 1, maxLength: METADATA_LIMITS.keyLength },
+  additionalProperties: {
+    'x-max-json-length': METADATA_LIMITS.valueLength,
+    'x-max-depth': METADATA_LIMITS.valueDepth,
+  },
+  description: `Your own key-value pairs: at most ${METADATA_LIMITS.keys} keys of 1 to ${METADATA_LIMITS.keyLength} characters; a value is a string of at most ${METADATA_LIMITS.valueLength} characters, or a number, boolean, null, array or object of at most ${METADATA_LIMITS.valueLength} characters as JSON, nesting at most ${METADATA_LIMITS.valueDepth} levels.`,
+});
+
+/** A name must say something: a string of only spaces is as blank as an empty one. */
+export const NOT_BLANK = '\\S';
+export const Name = (maxLength: number, options: { description?: string } = {}) =>
+  Type.String({ minLength: 1, maxLength, pattern: NOT_BLANK, ...options });
 
 /** Path parameters of every /v1/{env} route. */
 export const EnvParams = Type.Object({

@@ -201,7 +201,6 @@ describe('GET, list and PATCH', () => {
       design: { brand_color: '#112233' },
       allow_custom_amount: true,
       status: 'inactive',
-      slug: 'ignored-field',
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toMatchObject({
@@ -224,6 +223,7 @@ describe('GET, list and PATCH', () => {
       [{ status: 'expired' }, 400, 'invalid_request'],
       [{ design: { background_color: 'blue' } }, 400, 'invalid_request'],
       [{ title: '' }, 400, 'invalid_request'],
+      [{ slug: 'a-new-slug' }, 400, 'invalid_request'],
     ];
     for (const [body, status, code] of cases) {
       const res = await ws.api.patch(`${LINKS}/${open.id}`, body);

@@ -294,14 +294,19 @@ describe('PATCH /v1/{env}/customers/{id}', () => {
     expect(found.json().data.map((c: { id: string }) => c.id)).toContain(customer.id);
   });
 
-  it('ignores fields it does not take (document, kind)', async () => {
+  it('refuses fields it does not take (document, kind), naming each, and changes nothing', async () => {
     const customer = await ws.customer({ document_number: CPF });
     const res = await ws.api.patch(`/v1/sandbox/customers/${customer.id}`, {
       document_number: CNPJ,
       kind: 'business',
     });
-    expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ document_number: CPF, kind: 'person' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().details).toEqual([
+      { field: 'body.document_number', issue: 'unknown field' },
+      { field: 'body.kind', issue: 'unknown field' },
+    ]);
+    const after = (await ws.api.get(`/v1/sandbox/customers/${customer.id}`)).json().data;
+    expect(after).toMatchObject({ document_number: CPF, kind: 'person' });
   });
 
   it('409 conflict for an external_id another customer has', async () => {

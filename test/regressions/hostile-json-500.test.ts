@@ -84,8 +84,13 @@ describe('deep nesting', () => {
     expect(res.json().details[0].field).toMatch(/^body\.metadata/);
   });
 
-  it('nesting within the limit is stored', async () => {
-    const res = await post('/v1/sandbox/pix/charges', `{"amount_minor":"1000","metadata":${nested(20)}}`);
+  it('nesting within the limit reaches the schema: metadata within its own bound is stored, deeper is 400', async () => {
+    const deep = await post('/v1/sandbox/pix/charges', `{"amount_minor":"1000","metadata":${nested(20)}}`);
+    expect(deep.statusCode, deep.body.slice(0, 300)).toBe(400);
+    expect(deep.json().details).toEqual([
+      { field: 'body.metadata.a', issue: expect.stringMatching(/levels deep/) },
+    ]);
+    const res = await post('/v1/sandbox/pix/charges', `{"amount_minor":"1000","metadata":${nested(4)}}`);
     expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
   });
 });

@@ -34,7 +34,7 @@ describe('SSRF: endpoint URLs', () => {
     for (const url of ['http://example.com/hook', ...PRIVATE_URLS]) {
       const res = await live.post('/v1/live/webhooks/endpoints', { url });
       expect(res.statusCode, url).toBe(400);
-      expect(res.json()).toMatchObject({ error: 'invalid_request', details: [{ field: 'url' }] });
+      expect(res.json()).toMatchObject({ error: 'invalid_request', details: [{ field: 'body.url' }] });
     }
     expect(
       (await live.post('/v1/live/webhooks/endpoints', { url: 'https://example.com/hook' })).statusCode,

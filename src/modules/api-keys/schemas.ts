@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { EnvironmentName, Nullable, Timestamp, Uuid } from '../../platform/schema.ts';
+import { EnvironmentName, Name, Nullable, Timestamp, Uuid } from '../../platform/schema.ts';
 
 export const ApiKey = Type.Object({
   id: Uuid,
@@ -20,6 +20,6 @@ export const CreatedApiKey = Type.Object({
 });
 
 export const CreateApiKeyBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 100 }),
+  name: Name(100),
   party_id: Type.Optional(Uuid),
 });

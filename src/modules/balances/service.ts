@@ -16,7 +16,8 @@ import { defaultParty, partyFilter } from '../parties/service.ts';
  */
 export async function listBalances(q: Queryable, ctx: Ctx, query: { party_id?: string; currency?: string }) {
   const { caller } = ctx;
-  const currency = query.currency === undefined ? null : currencyOf(query.currency.toUpperCase());
+  const currency =
+    query.currency === undefined ? null : currencyOf(query.currency.toUpperCase(), 'querystring.currency');
   const partyId = await partyFilter(q, caller, query.party_id);
   const rows = await partyBalances(q, caller, { partyId, currency });
   const subject = partyId ?? (await defaultParty(q, caller));

@@ -244,7 +244,7 @@ export async function simulateDeposit(
     throw new AppError(
       'unsupported_currency',
       `${currency} is not carried on ${network}; use USDT or USDC.`,
-      [{ field: 'currency', issue: `not carried on ${network}` }],
+      [{ field: 'body.currency', issue: `not carried on ${network}` }],
     );
   }
   if (wallet.watch_only) {

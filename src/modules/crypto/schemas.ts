@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { AmountMinor, Uuid } from '../../platform/schema.ts';
+import { AmountMinor, MetadataBody, Uuid } from '../../platform/schema.ts';
 import { NETWORKS } from '../../providers/chain/networks.ts';
 
 const Address = (description: string) => Type.String({ minLength: 1, maxLength: 128, description });
@@ -14,7 +14,7 @@ export const SendBody = Type.Object({
   ),
   party_id: Type.Optional(Uuid),
   description: Type.Optional(Type.String({ maxLength: 140 })),
-  metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  metadata: Type.Optional(MetadataBody),
 });
 
 /** X-OTP-Code: free text here, so a code of any wrong shape is 401 otp_invalid, not 400. */

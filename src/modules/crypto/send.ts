@@ -32,7 +32,7 @@ export interface SendInput {
  * watch-only (Lastro holds no key to sign with).
  */
 function sendingWallet(wallets: WalletRow[], network: Network, from: string | undefined): WalletRow {
-  const field = [{ field: 'from_address', issue: 'not a sending wallet of the party' }];
+  const field = [{ field: 'body.from_address', issue: 'not a sending wallet of the party' }];
   let wallet: WalletRow | undefined;
   if (from !== undefined) {
     wallet = wallets.find((each) => each.address === from);
@@ -71,12 +71,14 @@ export async function sendCrypto(tx: Tx, ctx: Ctx, input: SendInput) {
   const currency = currencyOf(input.currency);
   if (tokenDecimals(network, currency) === undefined) {
     throw new AppError('unsupported_currency', `${currency} is not sent on ${network}; send USDT or USDC.`, [
-      { field: 'currency', issue: `not carried on ${network}` },
+      { field: 'body.currency', issue: `not carried on ${network}` },
     ]);
   }
-  const toAddress = checkAddress(network, input.to_address, 'to_address');
+  const toAddress = checkAddress(network, input.to_address, 'body.to_address');
   const from =
-    input.from_address === undefined ? undefined : checkAddress(network, input.from_address, 'from_address');
+    input.from_address === undefined
+      ? undefined
+      : checkAddress(network, input.from_address, 'body.from_address');
   const partyId = await owningParty(tx, caller, input.party_id);
   await assertMayMoveMoney(tx, caller.workspaceId, partyId);
   const scope = { workspaceId: caller.workspaceId, environment: caller.environment, partyId };

@@ -1,6 +1,15 @@
 import { type Static, Type } from 'typebox';
 import { PageQuery } from '../../platform/pagination.ts';
-import { AmountMinor, EnvironmentName, Metadata, Nullable, Timestamp, Uuid } from '../../platform/schema.ts';
+import {
+  AmountMinor,
+  EnvironmentName,
+  Metadata,
+  MetadataBody,
+  Name,
+  Nullable,
+  Timestamp,
+  Uuid,
+} from '../../platform/schema.ts';
 import { Payment, PaymentStatusSchema } from '../payments/schemas.ts';
 import { MAX_SPLITS } from './split-math.ts';
 
@@ -24,7 +33,7 @@ export const Design = Type.Object(
 );
 export type DesignView = Static<typeof Design>;
 
-const Title = Type.String({ minLength: 1, maxLength: 140 });
+const Title = Name(140);
 const Description = Type.String({ maxLength: 1000 });
 
 export const PaymentLink = Type.Object({
@@ -57,7 +66,7 @@ export const CreateLinkBody = Type.Object({
   expires_at: Type.Optional(Timestamp),
   party_id: Type.Optional(Uuid),
   design: Type.Optional(Design),
-  metadata: Type.Optional(Metadata),
+  metadata: Type.Optional(MetadataBody),
 });
 export type CreateLinkInput = Static<typeof CreateLinkBody>;
 
@@ -126,7 +135,7 @@ export const CheckoutPage = Type.Object({
 export const CheckoutBody = Type.Object({
   amount_minor: Type.Optional(AmountMinor),
   payer: Type.Object({
-    name: Type.String({ minLength: 1, maxLength: 140 }),
+    name: Name(140),
     document: Type.String({
       minLength: 1,
       maxLength: 32,

@@ -1,6 +1,15 @@
 import { type Static, Type } from 'typebox';
 import { PageQuery } from '../../platform/pagination.ts';
-import { EnvironmentName, EnvParams, Metadata, Nullable, Timestamp, Uuid } from '../../platform/schema.ts';
+import {
+  EnvironmentName,
+  EnvParams,
+  Metadata,
+  MetadataBody,
+  Name as NamedString,
+  Nullable,
+  Timestamp,
+  Uuid,
+} from '../../platform/schema.ts';
 import { DOCUMENT_TYPES } from './documents.ts';
 
 export const CUSTOMER_KINDS = ['person', 'business'] as const;
@@ -13,7 +22,7 @@ export type KycStatus = (typeof KYC_STATUSES)[number];
 export type CaseStatus = (typeof CASE_STATUSES)[number];
 
 const Text = Nullable(Type.String());
-const Name = Type.String({ minLength: 1, maxLength: 200 });
+const Name = NamedString(200);
 const Email = Type.String({ format: 'email', maxLength: 254 });
 const Phone = Type.String({ pattern: '^\\+?[0-9 ()-]{8,20}$', maxLength: 20 });
 const Country = Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' });
@@ -59,7 +68,7 @@ export const CustomerCreateBody = Type.Object({
   phone: Type.Optional(Phone),
   country: Type.Optional(Country),
   external_id: Type.Optional(ExternalId),
-  metadata: Type.Optional(Metadata),
+  metadata: Type.Optional(MetadataBody),
 });
 export type CustomerCreateInput = Static<typeof CustomerCreateBody>;
 
@@ -69,7 +78,7 @@ export const CustomerPatchBody = Type.Object({
   phone: Type.Optional(Nullable(Phone)),
   status: Type.Optional(Type.Enum(CUSTOMER_STATUSES)),
   external_id: Type.Optional(Nullable(ExternalId)),
-  metadata: Type.Optional(Metadata),
+  metadata: Type.Optional(MetadataBody),
 });
 export type CustomerPatchInput = Static<typeof CustomerPatchBody>;
 

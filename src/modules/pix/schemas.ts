@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { AmountMinor, EnvironmentName, Timestamp, Uuid } from '../../platform/schema.ts';
+import { AmountMinor, EnvironmentName, MetadataBody, Name, Timestamp, Uuid } from '../../platform/schema.ts';
 import { PIX_KEY_TYPES } from '../../providers/pix/keys.ts';
 
 export const PixKeyTypeSchema = Type.Enum(PIX_KEY_TYPES);
@@ -18,7 +18,7 @@ export const SettlementKey = Type.Object({
 export const SettlementKeyBody = Type.Object({
   pix_key: Type.String({ minLength: 1, maxLength: 77 }),
   pix_key_type: Type.Optional(PixKeyTypeSchema),
-  holder_name: Type.String({ minLength: 1, maxLength: 140 }),
+  holder_name: Name(140),
   holder_document: Type.String({ minLength: 11, maxLength: 18 }),
 });
 
@@ -41,7 +41,7 @@ export const PayoutBody = Type.Object({
   receiver_document: Type.Optional(Text(18)),
   pix_key_type: Type.Optional(PixKeyTypeSchema),
   approval_id: Type.Optional(Uuid),
-  metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  metadata: Type.Optional(MetadataBody),
 });
 
 export const ChargeBody = Type.Object({
@@ -52,7 +52,7 @@ export const ChargeBody = Type.Object({
   expires_in_seconds: Type.Optional(Type.Integer({ minimum: 60, maximum: 604800, default: 86400 })),
   payer: Type.Optional(
     Type.Object({
-      name: Type.String({ minLength: 1, maxLength: 140 }),
+      name: Name(140),
       document: Type.String({
         maxLength: 18,
         description:
@@ -60,7 +60,7 @@ export const ChargeBody = Type.Object({
       }),
     }),
   ),
-  metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  metadata: Type.Optional(MetadataBody),
 });
 
 export const RefundBody = Type.Object({
@@ -73,7 +73,7 @@ export const SimulateCashInBody = Type.Object({
   party_id: Type.Optional(Uuid),
   payer: Type.Optional(
     Type.Object({
-      name: Type.Optional(Type.String({ maxLength: 200 })),
+      name: Type.Optional(Name(200)),
       document: Type.Optional(
         Type.String({
           maxLength: 32,

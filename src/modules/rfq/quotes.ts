@@ -67,9 +67,9 @@ export async function getQuote(q: Queryable, ctx: Ctx, input: { id: string }): P
  */
 export async function createQuote(ctx: Ctx, input: QuoteInput, write: Write): Promise<QuoteView> {
   const { caller, deps } = ctx;
-  const baseAmount = parseAmount(input.base_amount_minor, { field: 'base_amount_minor' });
-  const base = currencyOf(input.base_currency, 'base_currency');
-  const quote = currencyOf(input.quote_currency, 'quote_currency');
+  const baseAmount = parseAmount(input.base_amount_minor, { field: 'body.base_amount_minor' });
+  const base = currencyOf(input.base_currency, 'body.base_currency');
+  const quote = currencyOf(input.quote_currency, 'body.quote_currency');
   await translated(() => pair(base, quote));
   const partyId = await owningParty(deps.db, caller, input.party_id);
   await assertMayMoveMoney(deps.db, caller.workspaceId, partyId);

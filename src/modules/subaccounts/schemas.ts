@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Metadata, Nullable, Timestamp, Uuid } from '../../platform/schema.ts';
+import { Metadata, MetadataBody, Name, Nullable, Timestamp, Uuid } from '../../platform/schema.ts';
 
 /** The spec's Sub-account resource (a child workspace). */
 export const Subaccount = Type.Object({
@@ -16,9 +16,9 @@ export const Subaccount = Type.Object({
 export type SubaccountView = Static<typeof Subaccount>;
 
 export const SubaccountCreateBody = Type.Object({
-  display_name: Type.String({ minLength: 1, maxLength: 120 }),
-  legal_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  display_name: Name(120),
+  legal_name: Type.Optional(Name(200)),
   country: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' })),
-  settings: Type.Optional(Metadata),
+  settings: Type.Optional(MetadataBody),
 });
 export type SubaccountCreateInput = Static<typeof SubaccountCreateBody>;

@@ -8,7 +8,7 @@ const unsupportedNetwork = (network: string, field: string) =>
   ]);
 
 /** 400 unsupported_network for a network Lastro does not send on. */
-export function checkNetwork(network: string, field = 'network'): Network {
+export function checkNetwork(network: string, field = 'body.network'): Network {
   if (!isNetwork(network)) throw unsupportedNetwork(network, field);
   return network;
 }
@@ -18,9 +18,9 @@ export function checkNetwork(network: string, field = 'network'): Network {
  * with a message naming both networks when the address is of another chain. Returns the address
  * normalised (EIP-55 on EVM), the spelling every table stores.
  */
-export function checkAddress(network: string, address: string, field = 'address'): string {
+export function checkAddress(network: string, address: string, field = 'body.address'): string {
   const check = validateAddress(network, address);
   if (check.ok) return check.address;
-  if (check.reason === 'unsupported_network') throw unsupportedNetwork(network, 'network');
+  if (check.reason === 'unsupported_network') throw unsupportedNetwork(network, 'body.network');
   throw new AppError('invalid_address', check.message, [{ field, issue: check.reason }]);
 }

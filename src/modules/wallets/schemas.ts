@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { PageQuery } from '../../platform/pagination.ts';
-import { EnvironmentName, Nullable, Timestamp, Uuid } from '../../platform/schema.ts';
+import { EnvironmentName, Name as NamedString, Nullable, Timestamp, Uuid } from '../../platform/schema.ts';
 import { NETWORKS } from '../../providers/chain/networks.ts';
 
 /** The spec's Wallet, plus its name and whether Lastro holds its key. */
@@ -24,7 +24,7 @@ export const Wallet = Type.Object({
   created_at: Timestamp,
 });
 
-const Name = Type.String({ minLength: 1, maxLength: 140 });
+const Name = NamedString(140);
 
 export const CreateWalletBody = Type.Object({
   network: Type.String({ minLength: 1, maxLength: 32, description: NETWORKS.join(', ') }),

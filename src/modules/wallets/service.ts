@@ -77,8 +77,8 @@ export type Write = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
 export async function createWallet(ctx: Ctx, input: CreateWalletInput, write: Write) {
   const { caller, deps } = ctx;
   const network = checkNetwork(input.network);
-  const walletName = alias(input.wallet_name, input.walletName, 'wallet_name') ?? null;
-  const isPrimary = alias(input.is_primary, input.isPrimary, 'is_primary') ?? false;
+  const walletName = alias(input.wallet_name, input.walletName, 'body.wallet_name') ?? null;
+  const isPrimary = alias(input.is_primary, input.isPrimary, 'body.is_primary') ?? false;
   const supplied = input.address === undefined ? undefined : checkAddress(network, input.address);
   // The party is checked before a key is made for it.
   await owningParty(deps.db, caller, input.party_id);

@@ -62,7 +62,7 @@ export async function listWhitelist(
   ctx: Ctx,
   query: { limit?: number; cursor?: string; network?: string },
 ) {
-  if (query.network !== undefined) checkNetwork(query.network);
+  if (query.network !== undefined) checkNetwork(query.network, 'querystring.network');
   return (await listWhitelistRows(q, tenantOf(ctx), query)).map(whitelistView);
 }
 

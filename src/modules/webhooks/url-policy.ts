@@ -100,7 +100,7 @@ export function urlProblem(raw: string, environment: Environment, allowPrivate: 
 /** The endpoint URL, normalized, or 400 invalid_request. */
 export function checkEndpointUrl(raw: string, environment: Environment, allowPrivate: boolean): string {
   const problem = urlProblem(raw, environment, allowPrivate);
-  if (problem) throw invalidRequest(`url ${problem}.`, [{ field: 'url', issue: problem }]);
+  if (problem) throw invalidRequest(`url ${problem}.`, [{ field: 'body.url', issue: problem }]);
   return new URL(raw).toString();
 }
 

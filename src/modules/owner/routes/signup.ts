@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../../platform/context.ts';
-import { type App, respond } from '../../../platform/schema.ts';
+import { type App, Name, respond } from '../../../platform/schema.ts';
 import { setSessionCookie } from '../cookie.ts';
 import { Email, Password, SignupResult } from '../schemas.ts';
 import { signup } from '../service.ts';
@@ -17,7 +17,7 @@ export default function route(app: App, deps: Deps) {
         body: Type.Object({
           email: Email,
           password: Password,
-          workspace_name: Type.String({ minLength: 1, maxLength: 120 }),
+          workspace_name: Name(120),
         }),
         response: respond(SignupResult),
       },

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../../platform/context.ts';
 import { contextOf } from '../../../platform/request-context.ts';
-import { type App, EnvParams, respond } from '../../../platform/schema.ts';
+import { type App, EnvParams, Name, respond } from '../../../platform/schema.ts';
 import { Workspace } from '../schemas.ts';
 import { updateWorkspaceSettings } from '../service.ts';
 
@@ -15,7 +15,7 @@ export default function route(app: App, deps: Deps) {
         summary: 'Rename the workspace or turn production (live keys) on or off',
         params: EnvParams,
         body: Type.Object({
-          display_name: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
+          display_name: Type.Optional(Name(120)),
           production_enabled: Type.Optional(Type.Boolean()),
         }),
         response: respond(Workspace),
