@@ -95,6 +95,14 @@ support. Branch on \`error\` (the code), never on the message. The SDK throws a 
 subclass with \`code\`, \`status\`, \`requestId\`, \`message\` and \`details\`; 429 and 503 are retried
 before they reach you ([idempotency and retries](idempotency.md)).
 
+\`details[].field\` is the field's dotted path in the request (\`body.amount_minor\`, \`body.payer.name\`,
+\`querystring.cursor\`), one detail per field. A body field the route does not know is refused, never
+dropped: \`{"field": "body.amount", "issue": "unknown field"}\` for each one (a refund's \`amount\`
+instead of \`amount_minor\` would otherwise refund the whole charge). \`metadata\` takes your own
+keys within bounds: at most 50 keys of 1 to 40 characters, each value a string of at most 500
+characters or at most 500 characters of JSON nesting at most 3 levels. Names of only spaces are
+refused like empty ones.
+
 \`\`\`ts
 import { Lastro, LastroError, UnprocessableError } from '@lastro/sdk';
 

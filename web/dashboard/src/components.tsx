@@ -27,6 +27,9 @@ const ISSUES_PT: [RegExp, string][] = [
   [/^must match format "uri"$/, 'deve ser uma URL válida'],
   [/^must match pattern .*$/, 'está em um formato inválido'],
   [/^must be equal to one of the allowed values$/, 'deve ser um dos valores permitidos'],
+  [/^must be one of: (.*)$/, 'deve ser um destes: $1'],
+  [/^must not be blank$/, 'não pode ficar em branco'],
+  [/^unknown field$/, 'campo desconhecido'],
 ];
 
 const issueText = (issue: string) => {
