@@ -29,6 +29,7 @@ import {
 import { rateLimitKey } from './platform/rate-limit-key.ts';
 import type { App } from './platform/schema.ts';
 import { serverTimeouts } from './platform/server-options.ts';
+import { refuseUnexpectedBody } from './platform/unexpected-body.ts';
 import { writePath } from './platform/write-path.ts';
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
@@ -207,6 +208,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
 
   // Lone surrogates and deep nesting: 400 before any schema, handler or the database sees them.
   app.addHook('preValidation', refuseHostileJson);
+  app.addHook('preValidation', refuseUnexpectedBody);
 
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.idempotencyReplayed) reply.header('idempotency-replayed', 'true');

@@ -57,6 +57,38 @@ describe('unknown body fields, route by route', () => {
   );
 });
 
+const bodiless = world.app.routeCatalog.filter(
+  (route) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(route.method) && !route.schema.body,
+);
+
+describe('routes that take no body', () => {
+  it('finds them (the pay helper among them)', () => {
+    expect(bodiless.map((route) => `${route.method} ${route.url}`)).toContain(
+      'POST /v1/:env/simulate/payments/:id/pay',
+    );
+  });
+
+  it.each(bodiless.map((route) => [`${route.method} ${route.url}`, route] as const))(
+    '%s refuses a body with fields, naming them, and takes {}',
+    async (_name, route) => {
+      const send = (payload: string) =>
+        world.app.inject({
+          method: route.method as 'POST',
+          url: route.url.replace(':env', 'sandbox').replace(/:[a-z_]+/g, UNKNOWN_ID),
+          headers: { ...credentialOf(route), 'content-type': 'application/json' },
+          payload,
+        });
+      const res = await send('{"amount_minor":"1"}');
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().details).toEqual([{ field: 'body.amount_minor', issue: 'unknown field' }]);
+      // Logging out would end the session the other cases use.
+      if (route.url === '/v1/auth/logout') return;
+      const empty = await send('{}');
+      expect(empty.statusCode === 400 && empty.json().message === 'This route takes no body.').toBe(false);
+    },
+  );
+});
+
 /** Paths of object schemas in a request body that take properties they do not list. */
 function openObjects(schema: unknown, path: string, out: string[]): string[] {
   if (typeof schema !== 'object' || schema === null) return out;
