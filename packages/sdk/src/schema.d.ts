@@ -1083,6 +1083,7 @@ export interface paths {
                         legal_name?: string;
                         /** @description ISO 3166-1 alpha-2 */
                         country?: string;
+                        /** @description Your own key-value pairs: at most 50 keys of 1 to 40 characters; a value is a string of at most 500 characters, or a number, boolean, null, array or object of at most 500 characters as JSON, nesting at most 3 levels. */
                         settings?: {
                             [key: string]: unknown;
                         };
@@ -1397,6 +1398,7 @@ export interface paths {
                         /** @description ISO 3166-1 alpha-2 */
                         country?: string;
                         external_id?: string;
+                        /** @description Your own key-value pairs: at most 50 keys of 1 to 40 characters; a value is a string of at most 500 characters, or a number, boolean, null, array or object of at most 500 characters as JSON, nesting at most 3 levels. */
                         metadata?: {
                             [key: string]: unknown;
                         };
@@ -1625,6 +1627,7 @@ export interface paths {
                         /** @enum {unknown} */
                         status?: "active" | "blocked";
                         external_id?: string | null;
+                        /** @description Your own key-value pairs: at most 50 keys of 1 to 40 characters; a value is a string of at most 500 characters, or a number, boolean, null, array or object of at most 500 characters as JSON, nesting at most 3 levels. */
                         metadata?: {
                             [key: string]: unknown;
                         };
@@ -4419,6 +4422,7 @@ export interface paths {
                         amount_minor: string;
                         /** @default BRL */
                         currency?: string;
+                        /** @description Required. Must be a well-formed PIX key (CPF or CNPJ with valid check digits, e-mail, +55 phone or lower-case EVP), else 400 invalid_pix_key, whoever sends it. With a dashboard session it is the destination; with an API key the payout goes to the workspace's registered settlement key, whatever this says, and the payment's pix_key shows the settlement key. */
                         pix_key?: string;
                         /** Format: uuid */
                         payout_account_id?: string;
@@ -4431,6 +4435,7 @@ export interface paths {
                         pix_key_type?: "cpf" | "cnpj" | "email" | "phone" | "evp";
                         /** Format: uuid */
                         approval_id?: string;
+                        /** @description Your own key-value pairs: at most 50 keys of 1 to 40 characters; a value is a string of at most 500 characters, or a number, boolean, null, array or object of at most 500 characters as JSON, nesting at most 3 levels. */
                         metadata?: {
                             [key: string]: unknown;
                         };
@@ -4582,8 +4587,10 @@ export interface paths {
                         expires_in_seconds?: number;
                         payer?: {
                             name: string;
+                            /** @description CPF or CNPJ with valid check digits, any punctuation. Answered, listed, evented and sent by webhooks only masked to its last two characters (counterparty.document). */
                             document: string;
                         };
+                        /** @description Your own key-value pairs: at most 50 keys of 1 to 40 characters; a value is a string of at most 500 characters, or a number, boolean, null, array or object of at most 500 characters as JSON, nesting at most 3 levels. */
                         metadata?: {
                             [key: string]: unknown;
                         };
@@ -5021,7 +5028,7 @@ export interface paths {
                         party_id?: string;
                         payer?: {
                             name?: string;
-                            /** @description CPF or CNPJ */
+                            /** @description CPF or CNPJ. Answered, listed, evented and sent by webhooks only masked to its last two characters (counterparty.document). */
                             document?: string;
                         };
                     };
@@ -7165,7 +7172,7 @@ export interface paths {
         put?: never;
         /**
          * Send stablecoins from one of the party's wallets; amount + network fee are debited at once
-         * @description Checks, in order: OTP of a 2FA dashboard session (401 otp_required / otp_invalid; an API key is never asked), body (400 invalid_amount, unsupported_network, unsupported_currency, invalid_address, invalid_request for from_address), party (403/404), watch-only wallet (422 invalid_state), whitelist for an API key (403 destination_not_whitelisted), balance (422 insufficient_balance), provider (503 provider_unavailable). Send Idempotency-Key: a retry never pays twice.
+         * @description Checks, in order: OTP of a 2FA dashboard session (401 otp_required / otp_invalid; an API key is never asked), body (400 invalid_amount, unsupported_network, unsupported_currency, invalid_address, invalid_request for from_address), party (403/404), watch-only wallet (422 invalid_state), whitelist for an API key (403 destination_not_whitelisted), balance (422 insufficient_balance), provider (503 provider_unavailable). Send Idempotency-Key: a retry never pays twice, and a re-send of a send that went through replays its answer without a new one-time code (the first request spent it).
          */
         post: {
             parameters: {
@@ -7203,6 +7210,7 @@ export interface paths {
                         /** Format: uuid */
                         party_id?: string;
                         description?: string;
+                        /** @description Your own key-value pairs: at most 50 keys of 1 to 40 characters; a value is a string of at most 500 characters, or a number, boolean, null, array or object of at most 500 characters as JSON, nesting at most 3 levels. */
                         metadata?: {
                             [key: string]: unknown;
                         };
@@ -7623,6 +7631,7 @@ export interface paths {
                              */
                             background_color?: string;
                         };
+                        /** @description Your own key-value pairs: at most 50 keys of 1 to 40 characters; a value is a string of at most 500 characters, or a number, boolean, null, array or object of at most 500 characters as JSON, nesting at most 3 levels. */
                         metadata?: {
                             [key: string]: unknown;
                         };
@@ -8310,6 +8319,15 @@ export interface paths {
                         "text/html": string;
                     };
                 };
+                /** @description a live link whose workspace's production is off: it takes no payment */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
                 /** @description no payment link has this slug */
                 404: {
                     headers: {
@@ -8319,7 +8337,7 @@ export interface paths {
                         "text/html": string;
                     };
                 };
-                /** @description the link is inactive or expired and takes no payment */
+                /** @description the link is inactive, expired or less than a minute from expiring: it takes no payment */
                 410: {
                     headers: {
                         [name: string]: unknown;
@@ -8351,7 +8369,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The hosted page sends one per page load (a new one when the buyer changes the form): a re-send with the same key and body replays the charge it made (Idempotency-Replayed: true) rather than making another; another body is 409 idempotency_key_reuse. */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     slug: string;
                 };
@@ -8364,7 +8385,7 @@ export interface paths {
                         amount_minor?: string;
                         payer: {
                             name: string;
-                            /** @description CPF or CNPJ, any punctuation */
+                            /** @description CPF or CNPJ, any punctuation. Kept sealed with the checkout record (found by exact match); the payment shows it masked to its last two characters. */
                             document: string;
                         };
                     };
