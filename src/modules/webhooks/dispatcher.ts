@@ -184,39 +184,54 @@ export class WebhookDispatcher {
 
   private async attempt(deps: Deps, claim: LeasedClaim): Promise<void> {
     const startedAt = deps.clock.now();
+    let outcome: SendOutcome;
+    try {
+      outcome = await this.send(deps, claim, startedAt);
+    } catch (error) {
+      // An attempt that fails before anything is sent (a signing secret that cannot be opened, a
+      // URL the HTTP client refuses) is the delivery's own failure: recorded with its error and
+      // retried on the schedule to its end like any other, never claimed again after every lease
+      // with nothing recorded.
+      outcome = { statusCode: null, error: notSentError(error), durationMs: 0 };
+    }
+    await this.record(deps, claim, startedAt, outcome);
+  }
+
+  /** Signs and POSTs one delivery; the outcome of a refused URL is recorded without sending. */
+  private async send(deps: Deps, claim: LeasedClaim, startedAt: Date): Promise<SendOutcome> {
     const allowPrivate = privateAllowed(claim.environment, deps.config.webhookAllowPrivate);
     const problem = urlProblem(claim.url, claim.environment, allowPrivate);
-    let outcome: SendOutcome;
-    if (problem) {
-      outcome = { statusCode: null, error: `destination refused: url ${problem}`, durationMs: 0 };
-    } else {
-      const secrets = [deps.sealer.open(claim.secret_enc)];
+    if (problem) return { statusCode: null, error: `destination refused: url ${problem}`, durationMs: 0 };
+    let secrets: string[];
+    try {
+      secrets = [deps.sealer.open(claim.secret_enc)];
       if (
         claim.previous_secret_enc &&
         claim.previous_secret_expires_at &&
         claim.previous_secret_expires_at > startedAt
       )
         secrets.push(deps.sealer.open(claim.previous_secret_enc));
-      const body = JSON.stringify(eventView(claim.payload));
-      // The signed timestamp is the wall clock: receivers compare it with theirs (5 min tolerance).
-      const timestamp = new Date();
-      const signature = secrets
-        .map((secret) => new Webhook(secret).sign(claim.event_id, timestamp, body))
-        .join(' ');
-      outcome = await this.http.post(
-        claim.url,
-        {
-          'content-type': 'application/json',
-          'user-agent': 'Lastro-Webhooks/1.0',
-          'webhook-id': claim.event_id,
-          'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-          'webhook-signature': signature,
-        },
-        body,
-        { timeoutMs: this.timeoutMs, allowPrivate },
-      );
+    } catch {
+      throw new Error("the endpoint's signing secret could not be opened");
     }
-    await this.record(deps, claim, startedAt, outcome);
+    const body = JSON.stringify(eventView(claim.payload));
+    // The signed timestamp is the wall clock: receivers compare it with theirs (5 min tolerance).
+    const timestamp = new Date();
+    const signature = secrets
+      .map((secret) => new Webhook(secret).sign(claim.event_id, timestamp, body))
+      .join(' ');
+    return this.http.post(
+      claim.url,
+      {
+        'content-type': 'application/json',
+        'user-agent': 'Lastro-Webhooks/1.0',
+        'webhook-id': claim.event_id,
+        'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+        'webhook-signature': signature,
+      },
+      body,
+      { timeoutMs: this.timeoutMs, allowPrivate },
+    );
   }
 
   /**
@@ -264,6 +279,10 @@ export class WebhookDispatcher {
     this.flushing = undefined;
   }
 }
+
+/** A failure before any byte was sent, as the delivery log shows it. */
+const notSentError = (error: unknown): string =>
+  `not sent: ${error instanceof Error ? error.message : String(error)}`;
 
 interface PendingOutcome {
   claim: LeasedClaim;
