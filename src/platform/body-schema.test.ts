@@ -97,4 +97,11 @@ describe('metadata value bounds', () => {
     expect(accepts(schema, { metadata: { n: [[[[1]]]] } })).toBe(false);
     expect(accepts(schema, { metadata: { n: Array.from({ length: 250 }, () => 1) } })).toBe(false);
   });
+
+  it('counts characters as maxLength does, not UTF-16 units: an emoji is one character', () => {
+    expect(accepts(schema, { metadata: { s: '🙂'.repeat(500) } })).toBe(true);
+    expect(accepts(schema, { metadata: { s: '🙂'.repeat(501) } })).toBe(false);
+    expect(accepts(schema, { metadata: { n: ['🙂'.repeat(490)] } })).toBe(true);
+    expect(accepts(schema, { metadata: { n: ['🙂'.repeat(497)] } })).toBe(false);
+  });
 });

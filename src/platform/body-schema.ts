@@ -179,8 +179,19 @@ export function unknownFields(schema: unknown, body: unknown): SchemaIssue[] {
   return [...found.values()];
 }
 
+/**
+ * Characters as JSON Schema's maxLength counts them (code points), so the bound the description
+ * states holds for emoji and other text outside the Basic Multilingual Plane as for Latin text:
+ * `.length` counts UTF-16 units, two for each of those.
+ */
+function characters(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
+
 const jsonLength = (value: unknown) =>
-  typeof value === 'string' ? value.length : (JSON.stringify(value) ?? '').length;
+  characters(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
 
 /** How deep objects and arrays nest in a value: 0 for a string, number, boolean or null. */
 function depthOf(value: unknown): number {

@@ -56,6 +56,13 @@ describe('metadata bounds', () => {
     await refused({ list: Array.from({ length: 300 }, () => 1) }, 'body.metadata.list', /at most 500/);
   });
 
+  it('a value of 500 characters outside the Basic Multilingual Plane (emoji) is accepted and kept', async () => {
+    const metadata = { note: '🙂'.repeat(500) };
+    const res = await charge(metadata);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.metadata).toEqual(metadata);
+  });
+
   it('a value nesting 4 levels is refused', async () => {
     await refused({ deep: { a: { b: { c: {} } } } }, 'body.metadata.deep', /more than 3 levels/);
   });
