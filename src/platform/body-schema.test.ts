@@ -57,6 +57,48 @@ describe('closeBodySchema', () => {
     expect(accepts(schema, { a: 'x', b: 'y', c: 'z' })).toBe(false);
     expect(unknownOf(schema, { a: 'x', b: 'y', c: 'z' })).toEqual(['/c']);
   });
+
+  it('an intersection with a union member takes each branch’s fields beside the other members’', () => {
+    const schema = Type.Intersect([
+      Type.Object({ a: Type.String() }),
+      Type.Union([Type.Object({ b: Type.String() }), Type.Object({ c: Type.String() })]),
+    ]);
+    expect(accepts(schema, { a: 'x', b: 'y' })).toBe(true);
+    expect(accepts(schema, { a: 'x', c: 'y' })).toBe(true);
+    expect(accepts(schema, { a: 'x', b: 'y', z: 1 })).toBe(false);
+    expect(unknownOf(schema, { a: 'x', b: 'y', z: 1 })).toEqual(['/z']);
+  });
+
+  it('a union beside an object’s own properties checks that same object: its branches stay open', () => {
+    const schema = {
+      type: 'object',
+      properties: { kind: Type.String(), note: Type.String() },
+      anyOf: [{ properties: { kind: { const: 'a' } } }, { properties: { kind: { const: 'b' } } }],
+    };
+    expect(accepts(schema, { kind: 'a', note: 'x' })).toBe(true);
+    expect(accepts(schema, { kind: 'c', note: 'x' })).toBe(false);
+    expect(unknownOf(schema, { kind: 'a', z: 1 })).toEqual(['/z']);
+  });
+
+  it('leaves what a conditional or a negation asks as it was: then applies beside the object, if and not only ask', () => {
+    const conditional = {
+      type: 'object',
+      properties: { kind: Type.String(), n: Type.Integer() },
+      if: { properties: { kind: { const: 'x' } } },
+      // biome-ignore lint/suspicious/noThenProperty: a JSON Schema conditional, never awaited
+      then: { properties: { n: { minimum: 1 } } },
+    };
+    expect(accepts(conditional, { kind: 'x', n: 1 })).toBe(true);
+    expect(accepts(conditional, { kind: 'x', n: 0 })).toBe(false);
+    expect(accepts(conditional, { kind: 'y', n: 0 })).toBe(true);
+    const negation = {
+      type: 'object',
+      properties: { a: Type.String(), b: Type.String() },
+      not: { properties: { a: { const: 'x' } }, required: ['a'] },
+    };
+    expect(accepts(negation, { a: 'x', b: 'y' })).toBe(false);
+    expect(accepts(negation, { a: 'w', b: 'y' })).toBe(true);
+  });
 });
 
 describe('unknownFields', () => {

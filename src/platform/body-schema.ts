@@ -19,24 +19,49 @@ const isUndeclaredObject = (schema: Schema) =>
   schema.patternProperties === undefined &&
   schema.unevaluatedProperties === undefined;
 
-/** Every property name an intersection's members list, or undefined when one of them is open. */
+/** The property names of schemas that apply together, or undefined when one of them is open. */
 function intersectionNames(members: unknown[]): string[] | undefined {
   const names: string[] = [];
   for (const member of members) {
-    if (!isSchema(member)) return undefined;
-    if (Array.isArray(member.allOf)) {
-      const inner = intersectionNames(member.allOf);
-      if (!inner) return undefined;
-      names.push(...inner);
-    } else if (isSchema(member.properties) && isUndeclaredObject(member)) {
-      names.push(...Object.keys(member.properties));
-    } else return undefined;
+    const own = namesOf(member);
+    if (!own) return undefined;
+    names.push(...own);
   }
   return names;
 }
 
+/**
+ * The property names one conjunct lets through: its own, an inner intersection's, or any of a union's
+ * branches' (the union itself still picks the branch). A branch that cannot be an object adds none.
+ */
+function namesOf(member: unknown): string[] | undefined {
+  if (!isSchema(member)) return undefined;
+  if (Array.isArray(member.allOf)) return intersectionNames(member.allOf);
+  const branches = Array.isArray(member.anyOf) ? member.anyOf : member.oneOf;
+  if (Array.isArray(branches)) {
+    const names: string[] = [];
+    for (const branch of branches) {
+      if (isSchema(branch) && branch.type !== undefined && branch.type !== 'object') continue;
+      const own = namesOf(branch);
+      if (!own) return undefined;
+      names.push(...own);
+    }
+    return names;
+  }
+  if (isSchema(member.properties) && isUndeclaredObject(member)) return Object.keys(member.properties);
+  return undefined;
+}
+
 const mapValues = (record: Schema, fn: (value: unknown) => unknown): Schema =>
   Object.fromEntries(Object.entries(record).map(([key, value]) => [key, fn(value)]));
+
+/**
+ * How a subschema meets the value: as its whole shape (closed), or beside other schemas that check the
+ * same value (an intersection's member, a conditional's then/else, a union's branches beside an
+ * object's own properties or inside any of these), which stay open, since closing one would refuse
+ * the fields the others take.
+ */
+type Role = 'shape' | 'conjunct';
 
 /**
  * A copy of a body schema in which every object schema that declares neither additionalProperties
@@ -46,33 +71,41 @@ const mapValues = (record: Schema, fn: (value: unknown) => unknown): Schema =>
  * itself is closed over all of their names, since a closed member would refuse the others' fields.
  */
 export function closeBodySchema<T>(schema: T): T {
-  return close(schema, false) as T;
+  return close(schema, 'shape') as T;
 }
 
-function close(schema: unknown, insideIntersection: boolean): unknown {
-  if (Array.isArray(schema)) return schema.map((item) => close(item, false));
+function close(schema: unknown, role: Role): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => close(item, 'shape'));
   if (!isSchema(schema)) return schema;
   const out: Schema = { ...schema };
-  if (isSchema(schema.properties)) out.properties = mapValues(schema.properties, (s) => close(s, false));
+  if (isSchema(schema.properties)) out.properties = mapValues(schema.properties, (s) => close(s, 'shape'));
   if (isSchema(schema.patternProperties))
-    out.patternProperties = mapValues(schema.patternProperties, (s) => close(s, false));
-  for (const key of ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains']) {
-    if (schema[key] !== undefined) out[key] = close(schema[key], false);
+    out.patternProperties = mapValues(schema.patternProperties, (s) => close(s, 'shape'));
+  // `if`, `not` and `contains` only ask a question of the value, and closing one would change its
+  // answer (a closed `if` is false once any other field is sent, so its `then` stops applying): they
+  // stay as written.
+  for (const key of ['items', 'additionalProperties']) {
+    if (schema[key] !== undefined) out[key] = close(schema[key], 'shape');
   }
+  for (const key of ['then', 'else']) {
+    if (schema[key] !== undefined) out[key] = close(schema[key], 'conjunct');
+  }
+  // Beside the schema's own properties, a union's branches check the same object as they do.
+  const branchRole = isSchema(schema.properties) ? 'conjunct' : role;
   for (const key of ['anyOf', 'oneOf']) {
-    if (Array.isArray(schema[key])) out[key] = (schema[key] as unknown[]).map((s) => close(s, false));
+    if (Array.isArray(schema[key])) out[key] = (schema[key] as unknown[]).map((s) => close(s, branchRole));
   }
   if (Array.isArray(schema.allOf)) {
-    out.allOf = schema.allOf.map((s) => close(s, true));
+    out.allOf = schema.allOf.map((s) => close(s, 'conjunct'));
     const names = intersectionNames(schema.allOf);
-    if (names && !insideIntersection && isUndeclaredAtTop(schema)) {
+    if (names && role === 'shape' && isUndeclaredAtTop(schema)) {
       out.properties = {
         ...Object.fromEntries(names.map((name) => [name, {}])),
         ...(out.properties as Schema),
       };
       out.additionalProperties = false;
     }
-  } else if (!insideIntersection && isUndeclaredObject(schema)) {
+  } else if (role === 'shape' && isUndeclaredObject(schema)) {
     out.additionalProperties = false;
   }
   return out;
