@@ -5,6 +5,7 @@ import type { Caller, Deps, Environment } from './context.ts';
 import { AppError, invalidRequest, LOCK_NOT_AVAILABLE, pgErrorCode } from './errors.ts';
 import { headerUtf8 } from './header-text.ts';
 import { jsonSafe } from './outbox.ts';
+import { withCounterpartyMasked } from './payer-document.ts';
 
 /** 1–255 printable characters (API.md): any Unicode but control characters, counted as characters. */
 const KEY_PATTERN = /^[^\p{Cc}]{1,255}$/u;
@@ -142,7 +143,9 @@ export async function runIdempotentWrite<T>(
             'This Idempotency-Key was used with a different request.',
           );
         }
-        return { replayed: true as const, response: openStored(deps, stored.response) as T };
+        // An answer stored before payments were stored masked still replays with the document masked.
+        const response = withCounterpartyMasked(openStored(deps, stored.response));
+        return { replayed: true as const, response: response as T };
       }
       const response = ran ? ran.value : await fn(tx);
       tx.later(

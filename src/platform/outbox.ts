@@ -2,6 +2,7 @@ import type { Tx } from '../db/types.ts';
 import type { Environment } from './environment.ts';
 import { EVENT_TYPES, type EventType } from './event-types.ts';
 import { newId } from './ids.ts';
+import { withCounterpartyMasked } from './payer-document.ts';
 
 export { EVENT_TYPES, type EventType };
 
@@ -15,14 +16,18 @@ export interface EmittedEvent {
   data: { object: unknown };
 }
 
-/** The event in the payload's documented key order (the outbox keeps it as jsonb, which reorders keys). */
+/**
+ * The event in the payload's documented key order (the outbox keeps it as jsonb, which reorders keys),
+ * as the events API answers it and webhooks carry it: a payment's payer document masked even in an
+ * event written before payments were stored masked.
+ */
 export const eventView = (event: EmittedEvent): EmittedEvent => ({
   id: event.id,
   type: event.type,
   created_at: event.created_at,
   environment: event.environment,
   workspace_id: event.workspace_id,
-  data: event.data,
+  data: { ...event.data, object: withCounterpartyMasked(event.data.object) },
 });
 
 /** Money travels as strings of minor units; a bigint left in an object is written the same way. */

@@ -5,7 +5,7 @@
  */
 import { afterAll, expect, it } from 'vitest';
 import { CPF } from '../support/world.ts';
-import { dispatch, receiverEndpoint, startWebhookWorld } from '../webhooks/helpers.ts';
+import { dispatch, emit, receiverEndpoint, startWebhookWorld } from '../webhooks/helpers.ts';
 
 const world = await startWebhookWorld();
 afterAll(() => world.close());
@@ -49,4 +49,40 @@ it('a payer document is masked in answers, lists, statement, events and webhooks
     [[id, cashIn.json().data.id]],
   );
   for (const row of stored.rows) expect(row.counterparty).not.toContain(CPF);
+});
+
+it('a document stored in clear before masking (an old event, an old stored answer) still leaves masked', async () => {
+  const { api } = world;
+  await receiverEndpoint(world, '/old-documents');
+  const clear = { name: 'Duda', document: CPF, document_type: 'cpf' };
+  // An event written before payments were stored masked: its payload kept the document whole.
+  const event = await emit(world.ctx, world.owner.workspaceId, 'payment.completed', {
+    id: '0190f0aa-0000-7000-8000-000000000001',
+    kind: 'pix_cash_in',
+    counterparty: clear,
+  });
+  // A stored answer of the same age, replayed to a re-sent request with its key.
+  const headers = { 'idempotency-key': 'old-answer-1' };
+  const body = { amount_minor: '1000', payer: { name: 'Duda', document: CPF } };
+  const first = await api.post('/v1/sandbox/pix/charges', body, headers);
+  expect(first.statusCode, first.body).toBe(200);
+  const oldAnswer = { ...first.json().data, counterparty: clear };
+  await world.ctx.db.query(`UPDATE idempotency_keys SET response = $2 WHERE key = $1`, [
+    'old-answer-1',
+    JSON.stringify({ sealed: world.ctx.deps.sealer.seal(JSON.stringify(oldAnswer)) }),
+  ]);
+  const replayed = await api.post('/v1/sandbox/pix/charges', body, headers);
+  expect(replayed.headers['idempotency-replayed']).toBe('true');
+  await dispatch(world);
+
+  const seen = [
+    replayed.body,
+    (await api.get(`/v1/sandbox/events/${event.id}`)).body,
+    (await api.get('/v1/sandbox/events?limit=100')).body,
+    JSON.stringify(world.receiver.received('/old-documents').map((r) => r.payload)),
+  ];
+  for (const text of seen) {
+    expect(text).toContain(MASKED);
+    expect(text).not.toContain(CPF);
+  }
 });

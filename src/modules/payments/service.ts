@@ -23,9 +23,9 @@ import { AppError, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { paymentTransitions } from '../../platform/metrics.ts';
 import { emitEvent } from '../../platform/outbox.ts';
+import { maskCounterparty } from '../../platform/payer-document.ts';
 import type { Ctx } from '../../platform/request-context.ts';
 import { iso } from '../../platform/schema.ts';
-import { maskDocument } from '../../providers/pix/keys.ts';
 import { partyFilter } from '../parties/service.ts';
 import {
   findPaymentRow,
@@ -49,21 +49,6 @@ export const PAYMENT_TRANSITIONS: Record<PaymentStatus, readonly PaymentStatus[]
   expired: [],
   refunded: [],
 };
-
-/**
- * The one place a counterparty's document is masked (to its last two characters): a payment is read,
- * listed, stored as an idempotent answer, put in events and sent by webhooks only as this view, and
- * events are plain JSON kept for ever. A payment is also stored masked; rows written before that are
- * masked here on the way out. Nothing needs the whole document back: the checkout keeps it sealed,
- * with its keyed hash for search, in its own record.
- */
-export function maskCounterparty(
-  counterparty: Record<string, unknown> | null | undefined,
-): Record<string, unknown> | null {
-  if (!counterparty) return null;
-  const { document } = counterparty;
-  return typeof document === 'string' ? { ...counterparty, document: maskDocument(document) } : counterparty;
-}
 
 export function paymentView(row: PaymentRow): PaymentView {
   return {
