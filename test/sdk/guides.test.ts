@@ -15,7 +15,9 @@ let receiver: WebhookReceiver;
 const dirs: string[] = [];
 
 beforeAll(async () => {
-  server = await startListeningWorld();
+  // The reader's own sandbox: a payout settles by itself after the default second, so a snippet that
+  // forces an outcome right after creating one (sandbox.md) is not raced by the settlement on a busy box.
+  server = await startListeningWorld({ sandboxSettleMs: 1000 });
   receiver = await WebhookReceiver.start();
 });
 afterAll(async () => {
