@@ -83,7 +83,7 @@ export async function runIdempotentWrite<T>(
   if (key === undefined || !owner) return run(fn, {});
 
   const hash = requestHash(request);
-  const scope = [owner.workspaceId, owner.environment, owner.scope, key] as const;
+  const scope: KeyScope = [owner.workspaceId, owner.environment, owner.scope, key];
   const claim = (tx: Tx) =>
     claimKey(tx, [
       ...scope,
@@ -94,58 +94,11 @@ export async function runIdempotentWrite<T>(
     ]);
   const outcome = await run(
     async (tx) => {
-      let inserted: boolean;
-      let ran: { value: T } | undefined;
-      if (speculative) {
-        // The write runs right behind the key's insert, pipelined, under a savepoint of its own: a fresh
-        // key (the usual case) saves a round trip; a replay rolls the write back before reading the record.
-        const claimed = claim(tx);
-        claimed.catch(() => {});
-        const guard = tx.exec('SAVEPOINT idempotent_write');
-        guard.catch(() => {});
-        const hooks = commitHooksMark(tx);
-        const work = fn(tx).then(
-          (value) => ({ ok: true as const, value }),
-          (error: unknown) => ({ ok: false as const, error }),
-        );
-        inserted = await claimed.catch(async (error) => {
-          await work;
-          throw error;
-        });
-        const done = await work;
-        if (inserted) {
-          await guard;
-          if (!done.ok) throw done.error;
-          ran = { value: done.value };
-        } else {
-          await tx.settle().catch(() => {});
-          await guard;
-          await tx.exec('ROLLBACK TO SAVEPOINT idempotent_write');
-          dropCommitHooksSince(tx, hooks); // the write rolled back: its counters must not move
-        }
-      } else {
-        inserted = await claim(tx);
-      }
+      const { inserted, ran } = speculative
+        ? await claimAhead(tx, claim, fn)
+        : { inserted: await claim(tx), ran: undefined };
       if (!inserted) {
-        const { rows } = await tx.query<StoredRecord>(
-          'SELECT request_hash, response FROM idempotency_keys WHERE workspace_id = $1 AND environment = $2 AND caller = $3 AND key = $4',
-          scope,
-        );
-        const stored = rows[0];
-        if (!stored)
-          throw new AppError(
-            'idempotency_key_in_use',
-            'Retry: the first request with this key was just rolled back.',
-          );
-        if (!Buffer.from(stored.request_hash).equals(hash)) {
-          throw new AppError(
-            'idempotency_key_reuse',
-            'This Idempotency-Key was used with a different request.',
-          );
-        }
-        // An answer stored before payments were stored masked still replays with the document masked.
-        const response = withCounterpartyMasked(openStored(deps, stored.response));
-        return { replayed: true as const, response: response as T };
+        return { replayed: true as const, response: (await storedAnswer(deps, tx, scope, hash)) as T };
       }
       const response = ran ? ran.value : await fn(tx);
       tx.later(
@@ -159,6 +112,63 @@ export async function runIdempotentWrite<T>(
   );
   request.idempotencyReplayed = outcome.replayed;
   return outcome.response;
+}
+
+type KeyScope = readonly [workspaceId: string, environment: string, caller: string, key: string];
+
+/**
+ * The speculative path: the write runs right behind the key's insert, pipelined, under a savepoint of
+ * its own. A fresh key (the usual case) saves a round trip; a replay rolls the write back before the
+ * record is read, so `ran` is set exactly when `inserted` is.
+ */
+async function claimAhead<T>(
+  tx: Tx,
+  claim: (tx: Tx) => Promise<boolean>,
+  fn: (tx: Tx) => Promise<T>,
+): Promise<{ inserted: boolean; ran?: { value: T } }> {
+  const claimed = claim(tx);
+  claimed.catch(() => {});
+  const guard = tx.exec('SAVEPOINT idempotent_write');
+  guard.catch(() => {});
+  const hooks = commitHooksMark(tx);
+  const work = fn(tx).then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+  const inserted = await claimed.catch(async (error) => {
+    await work;
+    throw error;
+  });
+  const done = await work;
+  if (inserted) {
+    await guard;
+    if (!done.ok) throw done.error;
+    return { inserted, ran: { value: done.value } };
+  }
+  await tx.settle().catch(() => {});
+  await guard;
+  await tx.exec('ROLLBACK TO SAVEPOINT idempotent_write');
+  dropCommitHooksSince(tx, hooks); // the write rolled back: its counters must not move
+  return { inserted };
+}
+
+/** The answer stored under a key that was already claimed: 409 when it guards another request. */
+async function storedAnswer(deps: Deps, tx: Tx, scope: KeyScope, hash: Buffer): Promise<unknown> {
+  const { rows } = await tx.query<StoredRecord>(
+    'SELECT request_hash, response FROM idempotency_keys WHERE workspace_id = $1 AND environment = $2 AND caller = $3 AND key = $4',
+    [...scope],
+  );
+  const stored = rows[0];
+  if (!stored)
+    throw new AppError(
+      'idempotency_key_in_use',
+      'Retry: the first request with this key was just rolled back.',
+    );
+  if (!Buffer.from(stored.request_hash).equals(hash)) {
+    throw new AppError('idempotency_key_reuse', 'This Idempotency-Key was used with a different request.');
+  }
+  // An answer stored before payments were stored masked still replays with the document masked.
+  return withCounterpartyMasked(openStored(deps, stored.response));
 }
 
 /**
