@@ -68,6 +68,22 @@ interface QueueRow {
   oldest_seconds: number | null;
 }
 
+/** A gauge whose values are read afresh at every scrape, then only what `collect` sets is shown. */
+function scrapedGauge(
+  registry: Registry,
+  options: { name: string; help: string; labelNames: string[] },
+  collect: (g: Gauge) => Promise<void>,
+): Gauge {
+  return new Gauge({
+    ...options,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      await collect(this);
+    },
+  });
+}
+
 /**
  * The gauges read from one database at scrape time (never moved per job): queue depth and age by
  * kind, parked jobs, pending webhook deliveries, the connection pool. One registry per database.
@@ -75,16 +91,7 @@ interface QueueRow {
 export function databaseMetrics(db: Database): Registry {
   const registry = new Registry();
   const gauge = (name: string, help: string, labelNames: string[], collect: (g: Gauge) => Promise<void>) =>
-    new Gauge({
-      name,
-      help,
-      labelNames,
-      registers: [registry],
-      async collect() {
-        this.reset();
-        await collect(this);
-      },
-    });
+    scrapedGauge(registry, { name, help, labelNames }, collect);
   const dueJobs = async () =>
     (
       await db.query<QueueRow>(
