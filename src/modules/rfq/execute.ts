@@ -51,6 +51,8 @@ export async function lockOpenQuote(tx: Tx, ctx: Ctx, id: string): Promise<Quote
  * payment is born completed; the quote is marked executed; quote.executed and payment.completed are
  * written. A balance that cannot cover the base amount is 422 insufficient_balance and nothing of
  * this is kept: the quote stays open.
+ * Over 70 lines: one transaction under the quote's row lock, whose steps share the locked quote and
+ * the amounts derived from it; it reads top to bottom in the order described above.
  */
 export async function executeQuote(tx: Tx, ctx: Ctx, input: ExecuteInput): Promise<PaymentView> {
   const { deps } = ctx;

@@ -13,7 +13,11 @@ const tags = ['sandbox'];
 // could deadlock with that lane's batches.
 const payConfig = { ...config, groupCommit: true } as const;
 
-/** The four payment helpers of API.md: pay, complete, fail, expire (sandbox only; live → 404). */
+/**
+ * The four payment helpers of API.md: pay, complete, fail, expire (sandbox only; live → 404).
+ * Over 70 lines: four registrations of one shape, mostly schemas; kept together because API.md names
+ * the four as one group and they share their config and tags.
+ */
 export default function route(app: App, deps: Deps) {
   app.post(
     '/v1/:env/simulate/payments/:id/pay',
