@@ -17,6 +17,7 @@ import { loadConfig } from '../src/config.ts';
 import type { Database } from '../src/db/types.ts';
 import { createDeps } from '../src/deps.ts';
 import { ERROR_STATUS } from '../src/platform/errors.ts';
+import { EVENT_TYPES } from '../src/platform/event-types.ts';
 import { ACTING_GROUPS, PAYMENT_KINDS } from '../src/platform/rails.ts';
 import { ERRORS_GUIDE_FILE, errorsGuide } from './errors-guide.ts';
 
@@ -39,7 +40,10 @@ interface Operation {
   parameters?: { in: string; name: string }[];
 }
 
-/** The error table, the routes that take X-Subaccount-Id and the rails' lists, as clients need them at run time. */
+/**
+ * The error table, the routes that take X-Subaccount-Id, the rails' lists and the event types, as
+ * clients need them at run time.
+ */
 function sdkConstants(document: { paths?: Record<string, Record<string, Operation>> }): string {
   const subaccountRoutes = Object.entries(document.paths ?? {}).flatMap(([url, operations]) =>
     Object.entries(operations)
@@ -71,6 +75,13 @@ export type PaymentKind = (typeof PAYMENT_KINDS)[number];
 export const ACTING_GROUPS: readonly string[] = [
 ${ACTING_GROUPS.map((group) => `  '${group}',`).join('\n')}
 ];
+
+/** Every event type the API emits, in the order webhooks list them (src/platform/event-types.ts). */
+export const EVENT_TYPES = [
+${EVENT_TYPES.map((type) => `  '${type}',`).join('\n')}
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
 `;
 }
 

@@ -108,3 +108,24 @@ export const ACTING_GROUPS: readonly string[] = [
   'rfq',
   'simulate/quotes',
 ];
+
+/** Every event type the API emits, in the order webhooks list them (src/platform/event-types.ts). */
+export const EVENT_TYPES = [
+  'payment.created',
+  'payment.processing',
+  'payment.completed',
+  'payment.failed',
+  'payment.expired',
+  'payment.refunded',
+  'quote.executed',
+  'payment_link.payment.completed',
+  'wallet.created',
+  'customer.created',
+  'customer.updated',
+  'kyc.updated',
+  'kyc.rfi.created',
+  'subaccount.created',
+  'api_key.revoked',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
