@@ -1,5 +1,5 @@
 /**
- * Review of issue 17: fetchWithRetry sent a write again after a network failure or a 503 whatever
+ * fetchWithRetry once sent a write again after a network failure or a 503 whatever
  * the write, but only writes under /v1/{env} carry an Idempotency-Key. A lost answer to
  * POST /v1/auth/2fa/enable (or login, 2fa/setup) was sent again unkeyed: done twice, or refused the
  * second time although the first one worked. An unkeyed write is sent once (a 429 is still retried:

@@ -1,5 +1,5 @@
 /**
- * Review of issue 17: the SDK's retry loop ignored the call's AbortSignal. A caller that aborted
+ * The SDK's retry loop once ignored the call's AbortSignal. A caller that aborted
  * (AbortSignal.timeout, a user leaving) waited out the whole backoff, up to a 30 s Retry-After,
  * and the request was attempted again after the abort. An aborted call stops at once.
  */

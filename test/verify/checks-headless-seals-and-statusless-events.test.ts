@@ -1,5 +1,5 @@
 /**
- * Review of lastro verify (issue 18):
+ * Two gaps of lastro verify:
  * - seal_chain walked only the workspaces that have a head row (ledger_seal_heads): links of a
  *   workspace whose head was deleted were never recomputed, so a tampered journal passed once its
  *   head was removed as well.

@@ -1,5 +1,5 @@
 /**
- * Review finding (fixed): an endpoint disabled by the dispatcher (410 Gone, or 5 days failing) can strand a delivery
+ * An endpoint disabled by the dispatcher (410 Gone, or 5 days failing) could strand a delivery
  * in `pending` for ever. disableEndpoint() (repo.ts) takes only a FOR NO KEY UPDATE lock on the endpoint
  * row (plain UPDATE), which does not conflict with the FOR KEY SHARE lock that emitEvent's delivery
  * INSERT takes through the foreign key; so a delivery inserted by a transaction still open while the

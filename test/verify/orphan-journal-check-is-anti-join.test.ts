@@ -1,5 +1,5 @@
 /**
- * The long soak of 2026-11-24 (266,503 operations): `lastro verify` had not ended after five minutes.
+ * After a long soak (266,503 operations) `lastro verify` had not ended after five minutes.
  * Its orphan_journal check put NOT EXISTS (payments) under an OR, so PostgreSQL ran it as a subplan
  * once per journal, each a scan of payments: quadratic. Split into two branches it is one anti-join
  * (34 s for the whole verify over 332,011 journals). The plan is what is checked, not a time.

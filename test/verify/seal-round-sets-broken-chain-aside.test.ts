@@ -1,5 +1,5 @@
 /**
- * Review of the one-transaction sealer round: a workspace whose chain cannot be extended (its head
+ * The sealer seals a round in one transaction. A workspace whose chain cannot be extended (its head
  * deleted behind the service's back, so its next link collides with seq 1) failed the whole round,
  * every round, and no other workspace was sealed again. The others are now sealed apart from it, and
  * it is left out of the rounds for a minute (a backlog of its own could otherwise fill every round).

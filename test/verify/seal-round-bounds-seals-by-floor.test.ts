@@ -1,5 +1,5 @@
 /**
- * The soak of 2026-11-25: every round of the ledger sealer compared its window of journals against
+ * Under a soak, every round of the ledger sealer compared its window of journals against
  * all of ledger_seals (NOT EXISTS with no bound on the seals' side), which PostgreSQL ran as a hash
  * anti-join over a full scan of the seals, several rounds a second: ≈ 100 ms of CPU a round at
  * 200,000 seals, growing with the books. The seals' side now carries the round's floor too, which

@@ -1,5 +1,5 @@
 /**
- * Review finding (issue 11): a wrong X-OTP-Code on a crypto send answered 401 otp_invalid and nothing
+ * A wrong X-OTP-Code on a crypto send answered 401 otp_invalid and nothing
  * else happened, so a stolen 2FA session could guess codes at the general rate limit until one hit,
  * then send the whole balance anywhere (sessions are not bound by the whitelist). Guesses are now
  * throttled like failed logins: past 10 wrong codes, 429 even for the right one.

@@ -1,5 +1,5 @@
 /**
- * Review of issue 17: `retry: { maxAttempts: undefined }` (an option passed through from a config
+ * `retry: { maxAttempts: undefined }` (an option passed through from a config
  * that does not set it) spread undefined over the default, `attempt >= undefined` was never true,
  * and a 503 was retried without end. An option left undefined takes its default.
  */

@@ -1,5 +1,5 @@
 /**
- * Review finding (issue 10): customer.created and customer.updated carried the whole customer,
+ * customer.created and customer.updated once carried the whole customer,
  * decrypted CPF/CNPJ included, and the outbox stores event payloads as plain JSON: the document sat in
  * clear in the events table (and went out in webhooks), defeating its sealing. Events now carry the
  * document masked; GET /customers/{id} still returns it whole to the workspace.

@@ -3,7 +3,7 @@
  * EVM settings took any 40 hex digits, so a mistyped contract was accepted and sends went to it.
  */
 import { expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../../config.ts';
 
 const TOKEN = '0xc2132D05D31c914a87C6611C10748AEb04B58e8F';
 const env = { EVM_RPC_URL_POLYGON: 'http://127.0.0.1:8545' };

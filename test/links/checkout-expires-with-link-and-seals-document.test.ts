@@ -1,5 +1,5 @@
 /**
- * Review findings (issue 13):
+ * Two defects of the public checkout:
  * - a checkout charge lived 30 minutes whatever the link's expires_at, so a link that had expired
  *   (its page answering 410) could still be paid through a charge started just before;
  * - the payer's CPF/CNPJ from the public checkout was stored in clear in payments.counterparty and in

@@ -1,5 +1,5 @@
 /**
- * Review of issue 17: lastro.list() followed whatever cursor a page gave; a page that gives the
+ * lastro.list() once followed whatever cursor a page gave; a page that gives the
  * cursor it was asked with (a server or proxy that ignores `cursor`) looped forever, yielding the
  * same items again. A repeated cursor now ends the list with an error instead.
  */

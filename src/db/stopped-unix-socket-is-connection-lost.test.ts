@@ -1,5 +1,5 @@
 /**
- * Found while moving the soak onto PostgreSQL's Unix socket (2026-11-24): a server that is stopped
+ * PostgreSQL on a Unix socket: a server that is stopped
  * removes its socket file, so connecting fails with ENOENT, which was not counted as "the database is
  * gone". Every request during a restart answered 500 instead of 503 database_unavailable with
  * Retry-After. Any DATABASE_URL with ?host=/a/socket/dir does it.
@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isConnectionError } from '../../src/db/connection-errors.ts';
-import { openPostgres } from '../../src/db/postgres.ts';
-import { toAppError } from '../../src/platform/http-errors.ts';
+import { toAppError } from '../platform/http-errors.ts';
+import { isConnectionError } from './connection-errors.ts';
+import { openPostgres } from './postgres.ts';
 
 describe('PostgreSQL on a Unix socket whose server is stopped', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'lastro-no-socket-'));
