@@ -1,5 +1,5 @@
 /**
- * Review of issue 14: a group-commit write without a savepoint (side by side) never set its own
+ * A group-commit write without a savepoint (side by side) once did not set its own
  * lock_timeout: it ran under whatever the request before it in the batch had set with SET LOCAL
  * (an Idempotency-Key wait of 10 s, say), and its own lockTimeoutMs was ignored.
  */

@@ -1,5 +1,5 @@
 /**
- * Review finding (foundations): reconciliation finds a payout's parked send job by jobs.subject_id, but
+ * Reconciliation finds a payout's parked send job by jobs.subject_id, but
  * a job inserted without that column (by a process still running the code from before migration
  * 0007, during a rolling deploy) had it NULL, so its payout stayed `created` with amount + fee locked
  * for ever. The database now fills subject_id from the payload's paymentId when an insert omits it.
@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-it('a payout whose parked send job was written the old way (no subject_id) is still failed and refunded', async () => {
+it('a payout whose parked send job has no subject_id is still failed and refunded', async () => {
   const ws = await pixWorkspace(ctx);
   await ws.setSettlementKey();
   await ws.cashIn('10000');

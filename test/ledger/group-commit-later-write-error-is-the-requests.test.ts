@@ -1,5 +1,5 @@
 /**
- * Review of issue 14: a tx.later() write is pipelined, nobody awaits it, so when it fails the request
+ * A tx.later() write is pipelined, nobody awaits it, so when it fails the request
  * only sees the next statement it awaits refused with 25P02 (current transaction is aborted). That
  * 25P02 was the request's error: a later() write chosen as a deadlock victim (40P01) was answered 500
  * instead of being run again, and any other failure of a later() write was reported as 25P02, its

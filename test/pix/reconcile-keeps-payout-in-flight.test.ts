@@ -1,13 +1,12 @@
 /**
- * Review 4 finding (fixed): reconciliation failed (and refunded) a payout the provider DID receive.
+ * Reconciliation must not fail (and refund) a payout the provider may still receive.
  *
- * runDueJobs (src/platform/jobs.ts) parks a job as soon as its 25th attempt ends, and a handler that
- * runs past HANDLER_TIMEOUT_MS "ends" by timeout while it is still running: its provider call is still
- * in flight. the reconcile sweep (src/flows/outbound.ts) then sees a `created` payout with no
- * live job, asks the provider, hears `unknown` (the request has not landed yet), fails the payout with
- * provider_unreachable and returns amount + fee to available. When the in-flight sendPayout lands, the
- * provider pays the transfer out: the party keeps its money and the money also left. Nothing fences the
- * late send (recordOutcome just finds the payment failed and returns).
+ * A handler that runs past HANDLER_TIMEOUT_MS "ends" by timeout while its provider call is still in
+ * flight. Were its job parked after that 25th attempt, the reconcile sweep (src/flows/outbound.ts)
+ * would see a `created` payout with no live job, ask the provider, hear `unknown` (the request has
+ * not landed yet), fail the payout with provider_unreachable and return amount + fee to available;
+ * the late sendPayout would then land and the provider pay the transfer out: the party keeps its
+ * money and the money also left (recordOutcome just finds the payment failed and returns).
  */
 import { afterAll, expect, it } from 'vitest';
 import { pixTransfers } from '../../src/modules/pix/transfers.ts';

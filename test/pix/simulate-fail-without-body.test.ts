@@ -1,5 +1,5 @@
 /**
- * Finding: API.md gives `POST /v1/sandbox/simulate/payments/{id}/fail {failure_reason?}`: the body is
+ * API.md gives `POST /v1/sandbox/simulate/payments/{id}/fail {failure_reason?}`: the body is
  * optional. The route (src/modules/pix/routes/simulate.ts:53-55) wraps its body schema in
  * Type.Optional, which @fastify/swagger ignores: /openapi.json says `requestBody.required: true`.
  * A caller who follows the document must send a body; one who follows API.md sends none. The two must

@@ -1,5 +1,5 @@
 /**
- * Finding: a party_id in a body is validated as a UUID (format accepts upper case) and checked with
+ * A party_id in a body is validated as a UUID (format accepts upper case) and checked with
  * SQL (uuid comparison ignores case), then used as the raw string to derive the ledger account id
  * (accountId = SHA-256 of "party|ws|env|<partyId as sent>|…"). The same party thus gets a second,
  * differently-keyed account. The first posting with an upper-case id creates it (the row's party_id

@@ -1,5 +1,5 @@
 /**
- * Found by the soak's new check (a re-send after a 200 must get that 200): `simulate/payments/{id}/fail`
+ * A re-send after a 200 must get that 200 (the soak checks it). `simulate/payments/{id}/fail`
  * and `/complete` of a payout act as the PSP over several steps and so take no Idempotency-Key; a
  * retry of one whose answer was lost (or a duplicate) answered 422 invalid_state, the payment having
  * moved on. Asking for the outcome it already has now answers it; the other outcome is still refused.

@@ -1,5 +1,5 @@
 /**
- * Review finding: the sandbox PIX settlement account was shared by every workspace of the environment,
+ * The sandbox PIX settlement account was once shared by every workspace of the environment,
  * and 16-digit cash-ins let one tenant drive it to the BIGINT limit, after which every other tenant's
  * cash-in failed with a 500. The first fix capped sandbox cash-ins at what a BR Code can carry; since
  * migration 0006 every workspace has its own settlement account, so the cap is gone (the wire's 16 digits

@@ -1,5 +1,5 @@
 /**
- * Finding: `from`/`to` on GET /statement are checked only by ajv's date-time format, which accepts
+ * `from`/`to` on GET /statement are checked only by ajv's date-time format, which accepts
  * values PostgreSQL refuses (year 0000, an offset pushing the instant past year 9999). The query then
  * fails inside PostgreSQL and the caller gets 500 internal_error instead of 400 invalid_request.
  */

@@ -1,5 +1,5 @@
 /**
- * Review of 32609b8 (group commit lanes bounded by maxQueue and maxWaitMs): the wait limit was only
+ * Group commit lanes are bounded by maxQueue and maxWaitMs; the wait limit was once only
  * checked when the lane drained, after its running batch ended. A batch that does not end (a request
  * waiting on a row lock with lock_timeout 0, a function that never settles) held every request
  * queued behind it with no answer at all, however long past maxWaitMs: the 503 overloaded refusal

@@ -1,5 +1,5 @@
 /**
- * Finding: SandboxPixProvider.getStatus reads a transfer, then settles it with
+ * SandboxPixProvider.getStatus once read a transfer, then settled it with
  * `UPDATE … SET status = … WHERE payment_id = $1` — no `AND status = 'processing'` guard. A worker
  * that read the transfer just before a sandbox helper forced an outcome overwrites that outcome.
  * Sequence here: the worker's send job reads the transfer (processing, due); the /fail helper forces

@@ -1,5 +1,5 @@
 /**
- * Review of group commit's after-commit hooks (src/db/types.ts): committed() ran the hooks inside
+ * After-commit hooks (src/db/types.ts): committed() once ran the hooks inside
  * the drivers' try block, after COMMIT and after the connection was released. A hook that threw made
  * a transaction that had committed reject (a durable write answered as failed; under group commit a
  * whole batch), and on PostgreSQL the catch sent ROLLBACK on a connection already back in the pool.

@@ -1,10 +1,9 @@
 /**
- * Review 4 finding (fixed): the reconcile sweep (src/flows/outbound.ts) now maps a provider `unknown`
- * to failed + refund for every payment it looks at, including one already `processing`. A payout is
- * only `processing` because the provider answered for it (recordOutcome), so the provider DID receive
- * it: an `unknown` from a status lookup then is a lookup glitch (replica lag, a PSP's partial outage),
- * not proof that no money left. Before this change the sweep re-sent it (pollProvider → sendToProvider,
- * idempotent on the payment id); now the party is refunded while the PSP may still pay the transfer.
+ * A payout is only `processing` because the provider answered for it (recordOutcome), so the
+ * provider did receive it: an `unknown` from a status lookup then is a lookup glitch (replica lag, a
+ * PSP's partial outage), not proof that no money left. The reconcile sweep (src/flows/outbound.ts)
+ * once mapped `unknown` to failed + refund for every payment it looked at, this one included: the
+ * party was refunded while the PSP could still pay the transfer out.
  */
 import { afterAll, expect, it } from 'vitest';
 import { pixTransfers } from '../../src/modules/pix/transfers.ts';

@@ -1,5 +1,5 @@
 /**
- * Found at the merge of group commit with after-commit metrics: a request refused inside a group-commit
+ * Group commit with after-commit metrics: a request refused inside a group-commit
  * batch is rolled back to its savepoint, but the after-commit hooks it registered (payment transition
  * and ledger posting counters) stayed on the shared transaction and ran at the batch's COMMIT, counting
  * what never happened.
