@@ -1,19 +1,19 @@
-import { ACTING_GROUPS } from '@lastro/sdk/generated';
 /**
  * The dashboard's only way to the server: the public API, authenticated by the HttpOnly session
  * cookie the login set (the page never sees the token), plus X-Workspace-Id on every /v1/{env} call.
  */
+import { ACTING_GROUPS } from '@lastro/sdk/generated';
+import type { ErrorBody, ErrorCode, ErrorDetail } from './schema.ts';
+
 export type Env = 'sandbox' | 'live';
 
-export interface ErrorDetail {
-  field: string;
-  issue: string;
-}
+/** The API's codes, and the page's own when no API answer could be read. */
+export type ApiErrorCode = ErrorCode | 'bad_response' | 'unknown_error' | 'network';
 
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ApiErrorCode,
     message: string,
     readonly details: ErrorDetail[] = [],
   ) {
@@ -38,10 +38,12 @@ export function whenSignedOut(handler: () => void): void {
   onSignedOut = handler;
 }
 
-/** The groups where X-Subaccount-Id is taken (the spec's rule 9, the API's own list); elsewhere it is refused. */
-const ACTING = new RegExp(
-  `^/(${ACTING_GROUPS.map((group) => group.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})([/?]|$)`,
-);
+/** Whether `path` is in a group that takes X-Subaccount-Id (the API's own list); elsewhere it is refused. */
+const acting = (path: string): boolean =>
+  ACTING_GROUPS.some((group) => {
+    const next = path.charAt(group.length + 1);
+    return path.startsWith(`/${group}`) && (next === '' || next === '/' || next === '?');
+  });
 
 export interface CallOptions {
   /** The authenticator code a 2FA session must send with a crypto send. */
@@ -62,7 +64,7 @@ export async function api<T>(
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (!auth && scope.workspaceId) headers['x-workspace-id'] = scope.workspaceId;
-  if (!auth && scope.subaccountId && ACTING.test(path)) headers['x-subaccount-id'] = scope.subaccountId;
+  if (!auth && scope.subaccountId && acting(path)) headers['x-subaccount-id'] = scope.subaccountId;
   if (options.otp) headers['x-otp-code'] = options.otp;
   if (options.idempotent) headers['idempotency-key'] = crypto.randomUUID();
   const response = await fetch(url, {
@@ -72,7 +74,7 @@ export async function api<T>(
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
-  let parsed: { data?: T; error?: string; message?: string; details?: ErrorDetail[] } = {};
+  let parsed: { data?: T } & Partial<ErrorBody> = {};
   try {
     parsed = text ? JSON.parse(text) : {};
   } catch {
@@ -81,7 +83,7 @@ export async function api<T>(
   if (!response.ok) {
     const error = new ApiError(
       response.status,
-      parsed.error ?? 'unknown_error',
+      (parsed.error as ErrorCode | undefined) ?? 'unknown_error',
       parsed.message ?? `The server answered ${response.status}.`,
       parsed.details ?? [],
     );

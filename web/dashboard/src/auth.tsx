@@ -1,14 +1,9 @@
 import { useState } from 'react';
-import { api } from './api.ts';
+import { ApiError, api } from './api.ts';
 import { Field, FormShell, useForm } from './components.tsx';
 import { t } from './i18n.ts';
+import type { LoginResult, SignupResult } from './schema.ts';
 import type { Session } from './session.ts';
-
-interface User {
-  email: string;
-  two_factor_enabled: boolean;
-}
-type Workspace = { id: string; display_name: string };
 
 /** Log in (with the authenticator code once 2FA is on) or create an account. */
 export function AuthScreen({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
@@ -20,7 +15,7 @@ export function AuthScreen({ onSignedIn }: { onSignedIn: (session: Session) => v
   const doLogin = () =>
     login.submit(async (values) => {
       try {
-        const result = await api<{ user: User; workspaces: Workspace[] }>('POST', '/v1/auth/login', {
+        const result = await api<LoginResult>('POST', '/v1/auth/login', {
           email: values.email,
           password: values.password,
           ...(values.otp_code ? { otp_code: values.otp_code.replace(/\s/g, '') } : {}),
@@ -34,7 +29,7 @@ export function AuthScreen({ onSignedIn }: { onSignedIn: (session: Session) => v
           workspaceId: first.id,
         });
       } catch (error) {
-        if ((error as { code?: string }).code === 'otp_required') {
+        if (error instanceof ApiError && error.code === 'otp_required') {
           setNeedsOtp(true);
           login.fail('otp_code', t('Enter the 6-digit code from your authenticator app.'));
           return;
@@ -45,7 +40,7 @@ export function AuthScreen({ onSignedIn }: { onSignedIn: (session: Session) => v
 
   const doSignup = () =>
     signup.submit(async (values) => {
-      const result = await api<{ user: User; workspace: Workspace }>('POST', '/v1/auth/signup', values);
+      const result = await api<SignupResult>('POST', '/v1/auth/signup', values);
       onSignedIn({
         email: result.user.email,
         twoFactor: false,

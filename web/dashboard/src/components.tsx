@@ -1,48 +1,8 @@
 import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { ApiError, api } from './api.ts';
+import { fieldErrors, sentence } from './form-errors.ts';
 import { getLocale, t } from './i18n.ts';
 import { formatDate, formatMoney } from './money.ts';
-
-/** Error codes that concern one field though the server names none (business rules, not schema). */
-const CODE_FIELDS: Record<string, string[]> = {
-  invalid_amount: ['amount_minor', 'amount', 'base_amount_minor'],
-  insufficient_balance: ['amount_minor', 'amount', 'base_amount_minor'],
-  invalid_pix_key: ['pix_key'],
-  pix_key_required: ['pix_key'],
-  invalid_address: ['address', 'to_address'],
-  unsupported_network: ['network'],
-  unsupported_currency: ['currency'],
-  slug_taken: ['slug'],
-  otp_invalid: ['otp_code', 'otp'],
-  otp_required: ['otp_code', 'otp'],
-  invalid_split: ['splits'],
-  destination_not_whitelisted: ['to_address'],
-};
-
-/** The validator's English phrases, in Portuguese when that is the page's language. */
-const ISSUES_PT: [RegExp, string][] = [
-  [/^must NOT have fewer than (\d+) characters$/, 'deve ter pelo menos $1 caracteres'],
-  [/^must NOT have more than (\d+) characters$/, 'deve ter no máximo $1 caracteres'],
-  [/^must match format "email"$/, 'deve ser um e-mail válido'],
-  [/^must match format "uri"$/, 'deve ser uma URL válida'],
-  [/^must match pattern .*$/, 'está em um formato inválido'],
-  [/^must be equal to one of the allowed values$/, 'deve ser um dos valores permitidos'],
-  [/^must be one of: (.*)$/, 'deve ser um destes: $1'],
-  [/^must not be blank$/, 'não pode ficar em branco'],
-  [/^unknown field$/, 'campo desconhecido'],
-];
-
-const issueText = (issue: string) => {
-  if (getLocale() === 'en') return issue;
-  const found = ISSUES_PT.find(([pattern]) => pattern.test(issue));
-  return found ? issue.replace(found[0], found[1]) : issue;
-};
-
-const sentence = (text: string) => {
-  const trimmed = text.trim();
-  const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
-  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
-};
 
 export interface FormState<V extends Record<string, string>> {
   values: V;
@@ -90,14 +50,7 @@ export function useForm<V extends Record<string, string>>(initial: V): FormState
       } catch (error) {
         if (error instanceof LocalError) fail(error.field, error.message);
         else if (error instanceof ApiError) {
-          const placed: Record<string, string> = {};
-          for (const detail of error.details) {
-            const name = detail.field.replace(/^body\.|^query\./, '').split('.')[0] ?? '';
-            if (fieldNames.includes(name))
-              placed[name] = sentence(`${labels[name] ?? name} ${issueText(detail.issue)}`);
-          }
-          const byCode = (CODE_FIELDS[error.code] ?? []).find((name) => fieldNames.includes(name));
-          if (byCode && !Object.keys(placed).length) placed[byCode] = sentence(error.message);
+          const placed = fieldErrors(error, { fieldNames, labels, locale: getLocale() });
           if (Object.keys(placed).length) setErrors(placed);
           else setGeneral(sentence(error.message));
         } else setGeneral(t('Could not reach the server. Check your connection and try again.'));

@@ -1,8 +1,10 @@
+import type { LoginResult } from './schema.ts';
+
 /** Who is signed in: not a credential (the session token lives only in the HttpOnly cookie). */
 export interface Session {
   email: string;
   twoFactor: boolean;
-  workspaces: { id: string; display_name: string }[];
+  workspaces: Pick<LoginResult['workspaces'][number], 'id' | 'display_name'>[];
   workspaceId: string;
 }
 

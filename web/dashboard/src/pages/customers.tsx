@@ -15,8 +15,9 @@ import {
 } from '../components.tsx';
 import { t } from '../i18n.ts';
 import { href, onLinkClick } from '../router.ts';
+import type { KycCase, Party, Rfi } from '../schema.ts';
 import { KycDecision } from './kyc-decision.tsx';
-import type { PageProps, Party } from './types.ts';
+import type { PageProps } from './types.ts';
 
 /** Customers (parties), their KYC cases and the RFI items compliance asks. */
 export function Customers({ route, env }: PageProps) {
@@ -119,13 +120,6 @@ function CustomerList() {
   );
 }
 
-interface KycCase {
-  id: string;
-  status: string;
-  decision_reason: string | null;
-  created_at: string;
-}
-
 function CustomerDetail({ id, sandbox }: { id: string; sandbox: boolean }) {
   const customer = useLoad<Party>(`/customers/${id}`);
   const cases = usePaged<KycCase>(`/kyc${query({ party_id: id })}`);
@@ -180,13 +174,6 @@ function CustomerDetail({ id, sandbox }: { id: string; sandbox: boolean }) {
       ))}
     </Page>
   );
-}
-
-interface Rfi {
-  id: string;
-  field_name: string;
-  description: string;
-  status: string;
 }
 
 function KycCaseView({ kyc, sandbox, onChange }: { kyc: KycCase; sandbox: boolean; onChange: () => void }) {

@@ -12,25 +12,14 @@ import {
   When,
 } from '../components.tsx';
 import { t } from '../i18n.ts';
+import type { ApiKey, NewApiKey } from '../schema.ts';
 import { usePartyOptions } from './parties.ts';
 import type { PageProps } from './types.ts';
-
-interface ApiKey {
-  id: string;
-  name: string;
-  party_id: string | null;
-  last4: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-  revoked_reason: string | null;
-  secret?: string;
-}
 
 /** API keys of this environment: create (the secret shown once), list, revoke. */
 export function Keys({ env }: PageProps) {
   const keys = usePaged<ApiKey>('/api-keys');
-  const [created, setCreated] = useState<ApiKey | null>(null);
+  const [created, setCreated] = useState<NewApiKey | null>(null);
   const form = useForm({ name: '', party_id: '' });
   const parties = usePartyOptions();
   const [revokeError, setRevokeError] = useState<string | null>(null);
@@ -42,7 +31,7 @@ export function Keys({ env }: PageProps) {
         submitLabel={t('Create key')}
         onSubmit={() =>
           form.submit(async (values) => {
-            const key = await api<ApiKey>('POST', '/api-keys', {
+            const key = await api<NewApiKey>('POST', '/api-keys', {
               name: values.name,
               ...(values.party_id ? { party_id: values.party_id } : {}),
             });

@@ -14,30 +14,13 @@ import {
   When,
 } from '../components.tsx';
 import { t } from '../i18n.ts';
+import type { PaymentLink, SavedSplits, Splits as SplitList } from '../schema.ts';
 import { minorOf } from './amount.ts';
 import { usePartyOptions } from './parties.ts';
 
-interface Link {
-  id: string;
-  slug: string;
-  url: string;
-  title: string | null;
-  amount_minor: string | null;
-  currency: string;
-  allow_custom_amount: boolean;
-  status: string;
-  created_at: string;
-}
-
-interface Split {
-  party_id: string;
-  share_bps: number;
-  recipient_label: string | null;
-}
-
 /** Payment links (fixed or open amount) with their hosted page and their splits. */
 export function Links() {
-  const links = usePaged<Link>('/payment-links');
+  const links = usePaged<PaymentLink>('/payment-links');
   const form = useForm({ title: '', amount_minor: '', slug: '', description: '' });
   const [open, setOpen] = useState<string | null>(null);
   return (
@@ -138,17 +121,20 @@ export function Links() {
   );
 }
 
+/** A split as the form sends it: who receives, which share (basis points) and an optional label. */
+type SplitLine = Pick<SplitList[number], 'party_id' | 'share_bps' | 'recipient_label'>;
+
 /** The link's split set: each line a party and a percentage of the net amount; the rest stays with you. */
 function Splits({ linkId }: { linkId: string }) {
   const parties = usePartyOptions().slice(1);
-  const loaded = useLoad<Split[]>(`/payment-links/${linkId}/splits`);
-  const [saved, setSplits] = useState<Split[] | null>(null);
+  const loaded = useLoad<SplitList>(`/payment-links/${linkId}/splits`);
+  const [saved, setSplits] = useState<SavedSplits | null>(null);
   const form = useForm({ party_id: '', percent: '', splits: '' });
   const splits = saved ?? loaded.data;
   if (splits === null) return <p role="status">{t('Loading…')}</p>;
-  const save = (next: Split[]) =>
+  const save = (next: SplitLine[]) =>
     form.submit(async () => {
-      const saved = await api<Split[]>('PUT', `/payment-links/${linkId}/splits`, {
+      const saved = await api<SavedSplits>('PUT', `/payment-links/${linkId}/splits`, {
         splits: next.map(({ party_id, share_bps, recipient_label }) => ({
           party_id,
           share_bps,

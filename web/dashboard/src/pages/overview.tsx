@@ -1,22 +1,16 @@
 import { Empty, Money, Page, useLoad } from '../components.tsx';
 import { t } from '../i18n.ts';
 import { href, onLinkClick } from '../router.ts';
+import type { Balance, Customers, Workspace } from '../schema.ts';
 import type { PageProps } from './types.ts';
-
-interface Balance {
-  party_id: string;
-  currency: string;
-  kind: string;
-  balance_minor: string;
-}
 
 const KINDS = ['available', 'pending', 'locked', 'trading'] as const;
 
 /** Balances per party and currency, one column per kind. */
 export function Overview({ env }: PageProps) {
   const balances = useLoad<Balance[]>('/balances');
-  const parties = useLoad<{ id: string; display_name: string }[]>('/customers?limit=100');
-  const workspace = useLoad<{ display_name: string; default_party_id: string }>('/workspace');
+  const parties = useLoad<Customers>('/customers?limit=100');
+  const workspace = useLoad<Workspace>('/workspace');
   const rows = new Map<string, Record<string, string>>();
   for (const row of balances.data ?? []) {
     const key = `${row.party_id}|${row.currency}`;

@@ -15,8 +15,9 @@ import {
 } from '../components.tsx';
 import { t } from '../i18n.ts';
 import { href, onLinkClick } from '../router.ts';
+import type { ApiEvent, Payment } from '../schema.ts';
 import { usePartyOptions } from './parties.ts';
-import type { PageProps, Payment } from './types.ts';
+import type { PageProps } from './types.ts';
 
 const STATUSES = ['', 'created', 'processing', 'completed', 'failed', 'expired', 'refunded'];
 const KINDS = ['', ...PAYMENT_KINDS];
@@ -82,25 +83,21 @@ function PaymentList() {
   );
 }
 
-interface Event {
-  id: string;
-  type: string;
-  created_at: string;
-  data: { object: { id?: string; status?: string } };
-}
+/** The id of the resource an event carries: any resource, so the schema leaves its shape open. */
+const objectId = (event: ApiEvent) => (event.data.object as { id?: string }).id;
 
 /** The events that announced this payment (the API has no filter by object, so recent pages are scanned). */
 function useTimeline(paymentId: string, status: string | undefined) {
-  const [events, setEvents] = useState<Event[] | null>(null);
+  const [events, setEvents] = useState<ApiEvent[] | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new status means new events
   useEffect(() => {
     let live = true;
     (async () => {
-      const found: Event[] = [];
+      const found: ApiEvent[] = [];
       let cursor: string | undefined;
       for (let page = 0; page < 5; page++) {
-        const batch = await api<Event[]>('GET', `/events${query({ limit: 100, cursor })}`);
-        found.push(...batch.filter((event) => event.data.object.id === paymentId));
+        const batch = await api<ApiEvent[]>('GET', `/events${query({ limit: 100, cursor })}`);
+        found.push(...batch.filter((event) => objectId(event) === paymentId));
         if (batch.length < 100) break;
         cursor = batch.at(-1)?.id;
       }

@@ -3,13 +3,13 @@ import { api } from '../api.ts';
 import { Field, FormShell, Page, useForm, useLoad } from '../components.tsx';
 import { t } from '../i18n.ts';
 import { navigate } from '../router.ts';
+import type { PayoutResult, SettlementKey } from '../schema.ts';
 import { minorOf } from './amount.ts';
 import { usePartyOptions } from './parties.ts';
-import type { Payment } from './types.ts';
 
 /** A PIX payout to the settlement key; the fee is added to the amount and debited with it. */
 export function Payout() {
-  const settlement = useLoad<{ pix_key: string; holder_name: string }>('/settlement-key');
+  const settlement = useLoad<SettlementKey>('/settlement-key');
   const parties = usePartyOptions();
   const form = useForm({ amount_minor: '', pix_key: '', description: '', party_id: '' });
   // biome-ignore lint/correctness/useExhaustiveDependencies: prefill once
@@ -26,7 +26,7 @@ export function Payout() {
         submitLabel={t('Send payout')}
         onSubmit={() =>
           form.submit(async (values) => {
-            const payment = await api<Payment>(
+            const payment = await api<PayoutResult>(
               'POST',
               '/pix/payouts',
               {

@@ -4,21 +4,8 @@ import { Field, FormShell, Money, Page, useForm } from '../components.tsx';
 import { t } from '../i18n.ts';
 import { CURRENCIES } from '../money.ts';
 import { navigate } from '../router.ts';
+import type { Quote, QuoteExecution } from '../schema.ts';
 import { minorOf } from './amount.ts';
-import type { Payment } from './types.ts';
-
-interface Quote {
-  id: string;
-  base_currency: string;
-  quote_currency: string;
-  base_amount_minor: string;
-  quote_amount_minor: string;
-  rate: string;
-  fee_minor: string;
-  fee_currency: string;
-  expires_at: string;
-  status: string;
-}
 
 /** Seconds left until `at`, ticking every second. */
 function useSecondsLeft(at: string | undefined): number {
@@ -95,7 +82,7 @@ export function Rfq() {
             submitLabel={t('Execute')}
             onSubmit={() =>
               execute.submit(async () => {
-                const payment = await api<Payment>(
+                const payment = await api<QuoteExecution>(
                   'POST',
                   '/rfq/execute',
                   { quote_id: quote.id },

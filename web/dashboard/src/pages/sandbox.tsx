@@ -2,10 +2,10 @@ import { api, query } from '../api.ts';
 import { Field, FormShell, ListRows, Money, Page, Status, useForm, usePaged, When } from '../components.tsx';
 import { t } from '../i18n.ts';
 import { href, onLinkClick } from '../router.ts';
+import type { CashInResult, KycCase, Payment } from '../schema.ts';
 import { minorOf } from './amount.ts';
 import { KycDecision } from './kyc-decision.tsx';
 import { usePartyOptions } from './parties.ts';
-import type { Payment } from './types.ts';
 
 /** Sandbox helpers: money arrives, a buyer pays a charge, compliance approves a KYC case. */
 export function Sandbox() {
@@ -13,7 +13,7 @@ export function Sandbox() {
   const cashIn = useForm({ amount_minor: '', party_id: '' });
   const charge = useForm({ amount_minor: '', description: '' });
   const charges = usePaged<Payment>(`/payments${query({ kind: 'pix_cash_in', status: 'created' })}`, 10);
-  const cases = usePaged<{ id: string; party_id: string; status: string; created_at: string }>('/kyc', 10);
+  const cases = usePaged<KycCase>('/kyc', 10);
   const decide = useForm({});
   return (
     <Page title={t('Sandbox tools')} intro={t('Try the flows with test money. None of this exists in live.')}>
@@ -24,7 +24,7 @@ export function Sandbox() {
           submitLabel={t('Receive money')}
           onSubmit={() =>
             cashIn.submit(async (values) => {
-              const payment = await api<Payment>(
+              const payment = await api<CashInResult>(
                 'POST',
                 '/simulate/pix/cash-in',
                 {

@@ -3,11 +3,12 @@ import { useEffect, useState } from 'react';
 import { api } from '../api.ts';
 import { CopyButton, Field, FormShell, Page, useForm, useLoad } from '../components.tsx';
 import { t } from '../i18n.ts';
+import type { TwoFactorSetup, Workspace } from '../schema.ts';
 import type { PageProps } from './types.ts';
 
 /** Two-factor authentication (TOTP: a QR of the otpauth URL, then a code to confirm) and production. */
 export function Security({ session, updateSession, env }: PageProps) {
-  const [setup, setSetup] = useState<{ secret: string; otpauth_url: string } | null>(null);
+  const [setup, setSetup] = useState<TwoFactorSetup | null>(null);
   const [qr, setQr] = useState<string | null>(null);
   const start = useForm({});
   const confirm = useForm({ otp_code: '' });
@@ -28,7 +29,7 @@ export function Security({ session, updateSession, env }: PageProps) {
           submitLabel={t('Turn on two-factor authentication')}
           onSubmit={() =>
             start.submit(async () => {
-              setSetup(await api('POST', '/v1/auth/2fa/setup'));
+              setSetup(await api<TwoFactorSetup>('POST', '/v1/auth/2fa/setup'));
             })
           }
         >
@@ -76,7 +77,7 @@ export function Security({ session, updateSession, env }: PageProps) {
 }
 
 function Production({ env }: { env: string }) {
-  const workspace = useLoad<{ production_enabled: boolean; display_name: string }>('/workspace');
+  const workspace = useLoad<Workspace>('/workspace');
   const form = useForm({});
   if (!workspace.data) return null;
   const enabled = workspace.data.production_enabled;

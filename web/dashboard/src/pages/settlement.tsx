@@ -2,15 +2,8 @@ import { useEffect } from 'react';
 import { api } from '../api.ts';
 import { Field, FormShell, Page, useForm, useLoad } from '../components.tsx';
 import { t } from '../i18n.ts';
+import type { SettlementKey } from '../schema.ts';
 import type { PageProps } from './types.ts';
-
-interface SettlementKey {
-  pix_key: string;
-  pix_key_type: string | null;
-  holder_name: string;
-  holder_document: string;
-  updated_at: string;
-}
 
 /** The PIX key payouts settle to (spec: "registered in the dashboard"), per environment. */
 export function Settlement({ env }: PageProps) {

@@ -3,19 +3,8 @@ import { api, query } from '../api.ts';
 import { Field, ListTable, Money, Page, useForm, usePaged, When } from '../components.tsx';
 import { t } from '../i18n.ts';
 import { decimalString } from '../money.ts';
+import type { StatementLine } from '../schema.ts';
 import { usePartyOptions } from './parties.ts';
-
-interface Line {
-  id: string;
-  posted_at: string;
-  party_id: string;
-  currency: string;
-  kind: string;
-  direction: 'debit' | 'credit';
-  amount_minor: string;
-  reference_type: string;
-  reference_id: string;
-}
 
 /** A date input's day as the API's bound: from is inclusive, to exclusive (so the end day is included). */
 const bound = (day: string, next: boolean) => {
@@ -36,7 +25,7 @@ export function Statement() {
     to: bound(filters.values.to, true),
     party_id: filters.values.party_id,
   };
-  const lines = usePaged<Line>(`/statement${query(params)}`, 50);
+  const lines = usePaged<StatementLine>(`/statement${query(params)}`, 50);
   const [exporting, setExporting] = useState<string | null>(null);
 
   async function exportCsv() {
@@ -57,7 +46,10 @@ export function Statement() {
     let cursor: string | undefined;
     // Bounded: a very long range is better narrowed than downloaded for minutes.
     for (let page = 0; page < 200; page++) {
-      const batch = await api<Line[]>('GET', `/statement${query({ ...params, limit: 100, cursor })}`);
+      const batch = await api<StatementLine[]>(
+        'GET',
+        `/statement${query({ ...params, limit: 100, cursor })}`,
+      );
       for (const l of batch)
         rows.push([
           l.posted_at,

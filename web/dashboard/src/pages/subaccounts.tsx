@@ -1,15 +1,8 @@
 import { api } from '../api.ts';
 import { Field, FormShell, ListTable, Page, Status, useForm, usePaged, When } from '../components.tsx';
 import { t } from '../i18n.ts';
+import type { Subaccount } from '../schema.ts';
 import type { PageProps } from './types.ts';
-
-interface Subaccount {
-  id: string;
-  display_name: string;
-  status: string;
-  country: string | null;
-  created_at: string;
-}
 
 /** Child workspaces; acting on one makes balances, payments, wallets, PIX, links and RFQ pages its own. */
 export function Subaccounts({ acting, actOn }: PageProps) {

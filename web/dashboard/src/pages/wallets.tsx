@@ -1,4 +1,3 @@
-import { NETWORKS } from '../../../../src/providers/chain/networks.ts';
 import { api, query } from '../api.ts';
 import {
   CopyButton,
@@ -16,20 +15,13 @@ import {
 } from '../components.tsx';
 import { t } from '../i18n.ts';
 import { navigate } from '../router.ts';
+import type { CryptoSendResult, Payment, Wallet } from '../schema.ts';
 import { minorOf } from './amount.ts';
+import { NETWORKS } from './networks.ts';
 import { usePartyOptions } from './parties.ts';
-import type { PageProps, Payment } from './types.ts';
+import type { PageProps } from './types.ts';
 
 const STABLECOINS = ['USDT', 'USDC'];
-
-interface Wallet {
-  id: string;
-  network: string;
-  address: string;
-  wallet_name: string | null;
-  party_id: string;
-  created_at: string;
-}
 
 /** Wallets (one address per network), their transactions, deposits in the sandbox, and crypto sends. */
 export function Wallets({ session, env }: PageProps) {
@@ -134,7 +126,7 @@ function CryptoSend({ twoFactor }: { twoFactor: boolean }) {
         form.submit(async (values) => {
           if (twoFactor && !/^\d{6}$/.test(values.otp.trim()))
             throw new LocalError('otp', t('Enter the 6-digit code from your authenticator app.'));
-          const payment = await api<Payment>(
+          const payment = await api<CryptoSendResult>(
             'POST',
             '/crypto/send',
             {

@@ -1,5 +1,5 @@
+import { EVENT_TYPES } from '@lastro/sdk/generated';
 import { useState } from 'react';
-import { EVENT_TYPES } from '../../../../src/platform/event-types.ts';
 import { api, query } from '../api.ts';
 import {
   Field,
@@ -13,35 +13,16 @@ import {
   When,
 } from '../components.tsx';
 import { t } from '../i18n.ts';
-
-interface Endpoint {
-  id: string;
-  url: string;
-  description: string | null;
-  status: 'enabled' | 'disabled';
-  disabled_reason: string | null;
-  event_types: string[];
-  created_at: string;
-  secret?: string;
-}
-
-interface Delivery {
-  id: string;
-  endpoint_id: string;
-  event_type: string;
-  url: string;
-  status: string;
-  attempts: number;
-  last_status_code: number | null;
-  last_error: string | null;
-  created_at: string;
-  delivered_at: string | null;
-  next_attempt_at: string | null;
-}
+import type {
+  NewWebhookEndpoint,
+  RotatedWebhookEndpoint,
+  WebhookDelivery,
+  WebhookEndpoint,
+} from '../schema.ts';
 
 /** Webhook endpoints (create, rotate the secret, disable) and the delivery log (filters, retry). */
 export function Webhooks() {
-  const endpoints = usePaged<Endpoint>('/webhooks/endpoints');
+  const endpoints = usePaged<WebhookEndpoint>('/webhooks/endpoints');
   const form = useForm({ url: '', description: '' });
   const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
@@ -58,7 +39,7 @@ export function Webhooks() {
         submitLabel={t('Add endpoint')}
         onSubmit={() =>
           form.submit(async (values) => {
-            const created = await api<Endpoint>('POST', '/webhooks/endpoints', {
+            const created = await api<NewWebhookEndpoint>('POST', '/webhooks/endpoints', {
               url: values.url,
               ...(values.description ? { description: values.description } : {}),
             });
@@ -123,7 +104,7 @@ export function Webhooks() {
                   className="secondary"
                   onClick={() =>
                     act(async () => {
-                      const rotated = await api<Endpoint>(
+                      const rotated = await api<RotatedWebhookEndpoint>(
                         'POST',
                         `/webhooks/endpoints/${endpoint.id}/rotate-secret`,
                       );
@@ -156,9 +137,9 @@ export function Webhooks() {
   );
 }
 
-function Deliveries({ endpoints }: { endpoints: Endpoint[] }) {
+function Deliveries({ endpoints }: { endpoints: WebhookEndpoint[] }) {
   const filters = useForm({ status: '', event_type: '', endpoint_id: '' });
-  const deliveries = usePaged<Delivery>(`/webhooks/deliveries${query(filters.values)}`);
+  const deliveries = usePaged<WebhookDelivery>(`/webhooks/deliveries${query(filters.values)}`);
   const [retryError, setRetryError] = useState<string | null>(null);
   return (
     <>

@@ -1,20 +1,13 @@
 import { useState } from 'react';
-import { NETWORKS } from '../../../../src/providers/chain/networks.ts';
 import { api } from '../api.ts';
 import { Field, FormShell, ListTable, Page, useForm, usePaged, When } from '../components.tsx';
 import { t } from '../i18n.ts';
-
-interface Entry {
-  id: string;
-  network: string;
-  address: string;
-  label: string | null;
-  created_at: string;
-}
+import type { WhitelistEntry } from '../schema.ts';
+import { NETWORKS } from './networks.ts';
 
 /** Destinations API keys may send crypto to (spec: "registered in the dashboard"), per network. */
 export function Whitelist() {
-  const entries = usePaged<Entry>('/whitelist');
+  const entries = usePaged<WhitelistEntry>('/whitelist');
   const form = useForm({ network: 'polygon', address: '', label: '' });
   const [error, setError] = useState<string | null>(null);
   return (
