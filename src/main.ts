@@ -3,7 +3,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { migrate } from './db/migrate.ts';
 import { DataDirLockedError, openDatabase } from './db/open.ts';
-import { createDeps } from './deps.ts';
+import { closeDeps, createDeps } from './deps.ts';
 import { MODULES } from './modules/index.ts';
 import { LOG_REDACT_PATHS, prettyTransport } from './platform/logging.ts';
 import { resolveMasterKey } from './platform/master-key.ts';
@@ -84,6 +84,7 @@ async function main(argv: string[]): Promise<void> {
     stopping = true;
     log.info({ signal }, 'shutting down');
     await app?.close();
+    await closeDeps(deps);
     await metrics.close();
     await runner.stop();
     await db.close();

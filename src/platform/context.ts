@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/types.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
@@ -13,6 +14,11 @@ export interface Deps {
   clock: Clock;
   sealer: Sealer;
   providers: ProviderRegistry;
+  /**
+   * Counters every API process shares (rate limits, the login throttle), when REDIS_URL is set;
+   * built unconnected (it connects on first use), closed by closeDeps.
+   */
+  redis?: Redis;
   /** The background tasks this process runs, when it runs any: /ready checks their heartbeat. */
   workers?: WorkerLiveness;
 }

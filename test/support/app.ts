@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/types.ts';
-import { createDeps } from '../../src/deps.ts';
+import { closeDeps, createDeps } from '../../src/deps.ts';
 import type { Clock, Deps } from '../../src/platform/context.ts';
 import type { App } from '../../src/platform/schema.ts';
 import { createTestDatabase } from './database.ts';
@@ -44,6 +44,7 @@ export async function startTestApp(
     clock,
     close: async () => {
       await app.close();
+      await closeDeps(deps);
       await db.close();
     },
   };
