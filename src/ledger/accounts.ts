@@ -123,10 +123,10 @@ export async function ensureAccounts(q: Queryable, refs: readonly AccountRef[]):
                   AS u (id, workspace_id, environment, party_id, currency, kind, network)
         ORDER BY id -- a fixed order: two transactions creating the same accounts cannot deadlock
        ON CONFLICT DO NOTHING
-       RETURNING id, party_id
+       RETURNING workspace_id, id, party_id
      )
-     INSERT INTO ledger_balances (account_id, non_negative)
-     SELECT id, party_id IS NOT NULL FROM created ON CONFLICT DO NOTHING`,
+     INSERT INTO ledger_balances (workspace_id, account_id, non_negative)
+     SELECT workspace_id, id, party_id IS NOT NULL FROM created ON CONFLICT DO NOTHING`,
     [
       refs.map(accountId),
       refs.map((ref) => ref.workspaceId),
@@ -142,8 +142,8 @@ export async function ensureAccounts(q: Queryable, refs: readonly AccountRef[]):
 /** The balance of one account in minor units (0 for an account never posted to). */
 export async function balanceOf(q: Queryable, ref: AccountRef): Promise<bigint> {
   const { rows } = await q.query<{ balance: bigint }>(
-    'SELECT balance FROM ledger_balances WHERE account_id = $1',
-    [accountId(ref)],
+    'SELECT balance FROM ledger_balances WHERE workspace_id = $1 AND account_id = $2',
+    [ref.workspaceId, accountId(ref)],
   );
   return rows[0]?.balance ?? 0n;
 }
@@ -171,11 +171,11 @@ export async function systemTotals(q: Queryable, environment: Environment): Prom
     accounts: number;
   }>(
     // sum(bigint) is numeric: as text it cannot overflow on the way out. The pre-0006 shared rows
-    // (workspace NULL, at 0 since) add nothing and are not counted.
+    // (closed at 0 since) add nothing and are not counted.
     `SELECT a.kind, a.currency, a.network, sum(b.balance)::text AS balance,
-            count(a.workspace_id)::int AS accounts
-       FROM ledger_accounts a JOIN ledger_balances b ON b.account_id = a.id
-      WHERE a.party_id IS NULL AND a.environment = $1
+            count(*)::int AS accounts
+       FROM ledger_accounts a JOIN ledger_balances b ON b.workspace_id = a.workspace_id AND b.account_id = a.id
+      WHERE a.party_id IS NULL AND a.environment = $1 AND NOT a.legacy_shared
       GROUP BY a.kind, a.currency, a.network
       ORDER BY a.kind, a.currency, a.network NULLS FIRST`,
     [environment],

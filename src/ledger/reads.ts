@@ -25,7 +25,7 @@ export async function partyBalances(
 ): Promise<PartyBalanceRow[]> {
   const { rows } = await q.query<PartyBalanceRow>(
     `SELECT a.party_id, a.currency, a.kind, b.balance
-       FROM ledger_accounts a JOIN ledger_balances b ON b.account_id = a.id
+       FROM ledger_accounts a JOIN ledger_balances b ON b.workspace_id = a.workspace_id AND b.account_id = a.id
       WHERE a.workspace_id = $1 AND a.environment = $2 AND a.party_id IS NOT NULL
         AND ($3::uuid IS NULL OR a.party_id = $3) AND ($4::text IS NULL OR a.currency = $4)`,
     [scope.workspaceId, scope.environment, filter.partyId, filter.currency],
@@ -85,7 +85,7 @@ export async function statementLines(
   const { rows } = await q.query<StatementLineRow>(
     `SELECT p.id, p.journal_id, j.reference_type, j.reference_id, p.posted_at, p.party_id, p.currency, p.kind,
             p.direction, p.amount
-       FROM ledger_postings p JOIN ledger_journals j ON j.id = p.journal_id
+       FROM ledger_postings p JOIN ledger_journals j ON j.workspace_id = p.workspace_id AND j.id = p.journal_id
       WHERE p.workspace_id = $1 AND p.environment = $2 AND p.party_id IS NOT NULL
         AND ($3::uuid IS NULL OR p.party_id = $3)
         AND ($4::timestamptz IS NULL OR p.posted_at >= $4) AND ($5::timestamptz IS NULL OR p.posted_at < $5)

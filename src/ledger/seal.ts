@@ -29,7 +29,7 @@ const BATCH = 1000;
 export const JOURNAL_TEXT_SQL = `concat_ws('|', j.id, j.workspace_id, j.environment, j.reference_type, j.reference_id,
     (extract(epoch FROM j.posted_at) * 1000000)::bigint,
     (SELECT string_agg(concat_ws(',', p.id, p.account_id, p.direction, p.amount, p.currency), ';' ORDER BY p.id)
-       FROM ledger_postings p WHERE p.journal_id = j.id))`;
+       FROM ledger_postings p WHERE p.workspace_id = j.workspace_id AND p.journal_id = j.id))`;
 
 export const linkHash = (previous: string, journalText: string): string =>
   createHash('sha256').update(`${previous}\n${journalText}`).digest('hex');
@@ -48,7 +48,8 @@ const SET_ASIDE_MS = 60_000;
 
 /** The unsealed journals with ids at or above $1, oldest first, outside the workspaces in $2. */
 export const UNSEALED_SQL = `SELECT j.id, j.workspace_id FROM ledger_journals j
-  WHERE j.id >= $1 AND NOT EXISTS (SELECT 1 FROM ledger_seals s WHERE s.journal_id = j.id AND s.journal_id >= $1)
+  WHERE j.id >= $1 AND NOT EXISTS (SELECT 1 FROM ledger_seals s
+                                     WHERE s.workspace_id = j.workspace_id AND s.journal_id = j.id AND s.journal_id >= $1)
     AND j.workspace_id <> ALL($2::uuid[])
   ORDER BY j.id LIMIT ${BATCH}`;
 
@@ -146,9 +147,10 @@ async function sealRound(deps: Deps, candidates: Candidate[]) {
     // Another sealer may have chained some of them while this one waited for the heads.
     const { rows } = await tx.query<{ id: string; workspace_id: string; text: string }>(
       `SELECT j.id, j.workspace_id, ${JOURNAL_TEXT_SQL} AS text FROM ledger_journals j
-        WHERE j.id = ANY($1::uuid[]) AND NOT EXISTS (SELECT 1 FROM ledger_seals s WHERE s.journal_id = j.id)
+        WHERE j.workspace_id = ANY($2::uuid[]) AND j.id = ANY($1::uuid[])
+          AND NOT EXISTS (SELECT 1 FROM ledger_seals s WHERE s.workspace_id = j.workspace_id AND s.journal_id = j.id)
         ORDER BY j.id`,
-      [candidates.map((row) => row.id)],
+      [candidates.map((row) => row.id), workspaceIds],
     );
     if (rows.length === 0) return 0;
     const links = {
@@ -242,7 +244,7 @@ export async function checkChains(q: Queryable, maxReported = 100): Promise<Chai
   }
   const { rows } = await q.query<{ n: bigint }>(
     `SELECT count(*)::bigint AS n FROM ledger_journals j
-      WHERE NOT EXISTS (SELECT 1 FROM ledger_seals s WHERE s.journal_id = j.id)`,
+      WHERE NOT EXISTS (SELECT 1 FROM ledger_seals s WHERE s.workspace_id = j.workspace_id AND s.journal_id = j.id)`,
   );
   report.unsealed = Number(rows[0]!.n);
   return report;

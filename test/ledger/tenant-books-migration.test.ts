@@ -144,7 +144,17 @@ describe('migration 0006_tenant_books on a database with data', () => {
     );
     for (const [leg] of postings) {
       if ('party' in leg) {
-        await ensureAccounts(tx, [partyAccount(workspaceId, environment, leg.party, leg.currency)]);
+        // As the service created a party account then: no workspace in the balance row's key.
+        const id = accountId(partyAccount(workspaceId, environment, leg.party, leg.currency));
+        await tx.query(
+          `INSERT INTO ledger_accounts (id, workspace_id, environment, party_id, currency, kind, network)
+           VALUES ($1, $2, $3, $4, $5, 'available', NULL) ON CONFLICT DO NOTHING`,
+          [id, workspaceId, environment, leg.party, leg.currency],
+        );
+        await tx.query(
+          'INSERT INTO ledger_balances (account_id, non_negative) VALUES ($1, true) ON CONFLICT DO NOTHING',
+          [id],
+        );
       } else {
         const s = leg.shared;
         await tx.query(
@@ -256,15 +266,16 @@ describe('migration 0006_tenant_books on a database with data', () => {
     expect(applied.every((name) => name >= '0006')).toBe(true);
   });
 
-  it('leaves every shared account at 0, flagged legacy, and adds no shared account', async () => {
-    const { rows } = await db.query<{ id: string; legacy_shared: boolean; balance: bigint }>(
-      `SELECT a.id, a.legacy_shared, b.balance FROM ledger_accounts a JOIN ledger_balances b ON b.account_id = a.id
-        WHERE a.workspace_id IS NULL ORDER BY a.id`,
+  it('leaves every shared account at 0 and closed, one row per workspace that posted to it (0022)', async () => {
+    const { rows } = await db.query<{ key: string; closed: boolean; balance: bigint }>(
+      `SELECT a.workspace_id || '|' || a.id AS key, b.closed, b.balance
+         FROM ledger_accounts a JOIN ledger_balances b ON b.workspace_id = a.workspace_id AND b.account_id = a.id
+        WHERE a.legacy_shared ORDER BY 1`,
     );
-    const expected = new Set([...shares.values()].map((s) => sharedId(s.shared)));
-    expect(rows.map((r) => r.id)).toEqual([...expected].sort());
+    const expected = new Set([...shares.values()].map((s) => `${s.workspaceId}|${sharedId(s.shared)}`));
+    expect(rows.map((r) => r.key)).toEqual([...expected].sort());
     for (const row of rows) {
-      expect(row.legacy_shared).toBe(true);
+      expect(row.closed).toBe(true);
       expect(row.balance).toBe(0n);
     }
   });
@@ -283,7 +294,7 @@ describe('migration 0006_tenant_books on a database with data', () => {
       expect(rows[0]!.n).toBe(share === 0n ? 0 : 1);
     }
     const { rows } = await db.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM ledger_accounts WHERE party_id IS NULL AND workspace_id IS NOT NULL',
+      'SELECT count(*)::int AS n FROM ledger_accounts WHERE party_id IS NULL AND NOT legacy_shared',
     );
     expect(rows[0]!.n).toBe(moved.length);
     const delta = workspaces[3]!.id;
@@ -296,7 +307,11 @@ describe('migration 0006_tenant_books on a database with data', () => {
     const journals = new Map(after.journals.map((j) => [j.id, j]));
     const postings = new Map(after.postings.map((p) => [p.id, p]));
     for (const j of before.journals) expect(journals.get(j.id)).toEqual(j);
-    for (const p of before.postings) expect(postings.get(p.id)).toEqual(p);
+    // 0022 gave the postings of the shared accounts (no workspace then) their journal's workspace.
+    for (const p of before.postings) {
+      const workspaceId = p.workspace_id ?? journals.get(p.journal_id as string)!.workspace_id;
+      expect(postings.get(p.id)).toEqual({ ...p, workspace_id: workspaceId });
+    }
     const oldIds = new Set(before.journals.map((j) => j.id));
     const added = after.journals.filter((j) => !oldIds.has(j.id));
     const pairs = new Set(
@@ -311,7 +326,7 @@ describe('migration 0006_tenant_books on a database with data', () => {
     expect(addedPostings).toHaveLength(2 * [...shares.values()].filter((s) => s.share !== 0n).length);
     for (const p of addedPostings) {
       const journal = journals.get(p.journal_id)!;
-      expect(p.workspace_id === null || p.workspace_id === journal.workspace_id).toBe(true);
+      expect(p.workspace_id).toBe(journal.workspace_id);
     }
   });
 
@@ -407,14 +422,14 @@ describe('migration 0006_tenant_books on a database with data', () => {
       [shared],
     );
     expect(rows[0]!.balance).toBe(0n);
-    // Nor can a shared-shaped account be created without the legacy flag.
+    // Nor can an account without a workspace be created any more.
     await expect(
       db.query(
         `INSERT INTO ledger_accounts (id, workspace_id, environment, party_id, currency, kind, network)
          VALUES ($1, NULL, 'sandbox', NULL, 'BRL', 'fee_revenue', 'x')`,
         [newId()],
       ),
-    ).rejects.toMatchObject({ code: '23514' });
+    ).rejects.toMatchObject({ code: '23502' });
   });
 
   it('derives the same account id in SQL as in TypeScript, for any workspace and system account', async () => {

@@ -92,3 +92,25 @@ it('every table keys by workspace_id, or docs/scaling.md lists it as reference, 
   }
   expect(problems, problems.join('\n')).toEqual([]);
 });
+
+it('every foreign key between tenant tables names workspace_id, and no tenant table is an exception any more', async () => {
+  await migrate(db);
+  const doc = readFileSync(DOC, 'utf8');
+  const reference = listedTables(doc, 'Reference and local tables');
+  expect(listedTables(doc, 'Known exceptions')).toEqual([]);
+  // On a distributed database a foreign key between two distributed tables holds only within a
+  // shard, so it must carry the distribution column; one to a reference table (workspaces, the slug
+  // registry) holds on every node.
+  const { rows } = await db.query<{ table: string; target: string; definition: string; has_workspace: boolean }>(
+    `SELECT c.conrelid::regclass::text AS table, c.confrelid::regclass::text AS target,
+            pg_get_constraintdef(c.oid) AS definition,
+            EXISTS (SELECT 1 FROM unnest(c.conkey) k JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k
+                     WHERE a.attname = 'workspace_id') AS has_workspace
+       FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace
+      WHERE n.nspname = 'public' AND c.contype = 'f' ORDER BY 1, 3`,
+  );
+  const broken = rows
+    .filter((row) => !reference.includes(row.table) && !reference.includes(row.target) && !row.has_workspace)
+    .map((row) => `${row.table}: ${row.definition}`);
+  expect(broken, 'foreign keys between tenant tables without workspace_id').toEqual([]);
+});

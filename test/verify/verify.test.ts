@@ -3,7 +3,7 @@
  * broken behind the service's back (direct SQL) and must name what was broken.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Tx } from '../../src/db/types.ts';
+import type { Queryable, Tx } from '../../src/db/types.ts';
 import { accountId, partyAccount, systemAccount } from '../../src/ledger/accounts.ts';
 import { sealJournals } from '../../src/ledger/seal.ts';
 import { verifyBooks } from '../../src/modules/verify/service.ts';
@@ -97,11 +97,14 @@ describe('lastro verify', () => {
       [account, workspaceId, partyId],
     );
     await ctx.db.query(
-      `INSERT INTO ledger_balances (account_id, non_negative, balance) VALUES ($1, false, -5)`,
-      [account],
+      `INSERT INTO ledger_balances (workspace_id, account_id, non_negative, balance) VALUES ($1, $2, false, -5)`,
+      [workspaceId, account],
     );
     expect((await violationsOf('negative_party_balance')).map((v) => v.subject)).toContain(account);
-    await ctx.db.query('UPDATE ledger_balances SET balance = 0 WHERE account_id = $1', [account]);
+    await ctx.db.query('UPDATE ledger_balances SET balance = 0 WHERE workspace_id = $1 AND account_id = $2', [
+      workspaceId,
+      account,
+    ]);
   });
 
   it('catches a journal that does not sum to zero, and one of no payment', async () => {
@@ -142,11 +145,19 @@ describe('lastro verify', () => {
       partyAccount(other.owner.workspaceId, 'sandbox', other.owner.defaultPartyId, 'BRL'),
     );
     const posting = newId();
-    await ctx.db.query(
-      `INSERT INTO ledger_postings (id, journal_id, account_id, workspace_id, environment, currency, kind, direction, amount, posted_at)
-       VALUES ($1, $2, $3, $4, 'sandbox', 'BRL', 'available', 'credit', 1, now())`,
-      [posting, empty, foreign, other.owner.workspaceId],
-    );
+    const insert = (q: Queryable) =>
+      q.query(
+        `INSERT INTO ledger_postings (id, journal_id, account_id, workspace_id, environment, currency, kind, direction, amount, posted_at)
+         VALUES ($1, $2, $3, $4, 'sandbox', 'BRL', 'available', 'credit', 1, now())`,
+        [posting, empty, foreign, other.owner.workspaceId],
+      );
+    // The keys refuse it: a posting names its journal and its account by its own workspace.
+    await expect(insert(ctx.db)).rejects.toMatchObject({ code: '23503' });
+    // With the keys' checks off (a restore gone wrong), verify still finds it.
+    await ctx.db.transaction(async (tx) => {
+      await tx.query("SET LOCAL session_replication_role = 'replica'");
+      await insert(tx);
+    });
     expect((await violationsOf('cross_workspace_posting')).map((v) => v.subject)).toContain(posting);
   });
 

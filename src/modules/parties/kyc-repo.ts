@@ -88,14 +88,14 @@ export async function listCases(
 
 export async function updateCase(
   tx: Tx,
-  id: string,
+  row: Pick<CaseRow, 'workspace_id' | 'id'>,
   patch: { status: CaseStatus; reason?: string | null; decidedAt?: Date | null; at: Date },
 ): Promise<CaseRow> {
   const { rows } = await tx.query<CaseRow>(
-    `UPDATE kyc_cases SET status = $2, decision_reason = coalesce($3, decision_reason),
-            decided_at = coalesce($4, decided_at), updated_at = $5
-      WHERE id = $1 RETURNING *`,
-    [id, patch.status, patch.reason ?? null, patch.decidedAt ?? null, patch.at],
+    `UPDATE kyc_cases SET status = $3, decision_reason = coalesce($4, decision_reason),
+            decided_at = coalesce($5, decided_at), updated_at = $6
+      WHERE workspace_id = $1 AND id = $2 RETURNING *`,
+    [row.workspace_id, row.id, patch.status, patch.reason ?? null, patch.decidedAt ?? null, patch.at],
   );
   return rows[0]!;
 }
@@ -129,10 +129,16 @@ export async function findRfi(tx: Tx, workspaceId: string, caseId: string, id: s
   return rows[0];
 }
 
-export async function answerRfi(tx: Tx, id: string, answerSealed: string, at: Date): Promise<RfiRow> {
+export async function answerRfi(
+  tx: Tx,
+  rfi: Pick<RfiRow, 'workspace_id' | 'id'>,
+  answerSealed: string,
+  at: Date,
+): Promise<RfiRow> {
   const { rows } = await tx.query<RfiRow>(
-    `UPDATE kyc_rfi_items SET status = 'answered', answer_sealed = $2, answered_at = $3 WHERE id = $1 RETURNING *`,
-    [id, answerSealed, at],
+    `UPDATE kyc_rfi_items SET status = 'answered', answer_sealed = $3, answered_at = $4
+      WHERE workspace_id = $1 AND id = $2 RETURNING *`,
+    [rfi.workspace_id, rfi.id, answerSealed, at],
   );
   return rows[0]!;
 }

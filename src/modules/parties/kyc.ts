@@ -62,7 +62,7 @@ async function moveCase(
   decision?: { reason: string | null },
 ): Promise<cases.CaseRow> {
   const at = ctx.deps.clock.now();
-  const moved = await cases.updateCase(tx, row.id, {
+  const moved = await cases.updateCase(tx, row, {
     status,
     reason: decision?.reason,
     decidedAt: decision ? at : null,
@@ -173,7 +173,7 @@ export async function answerRfi(
   if (rfi.status !== 'open') throw new AppError('invalid_state', `This RFI item is already ${rfi.status}.`);
   const answered = await cases.answerRfi(
     tx,
-    rfi.id,
+    rfi,
     ctx.deps.sealer.seal(input.answer),
     ctx.deps.clock.now(),
   );

@@ -38,8 +38,9 @@ export async function createRefund(
   }
   const { rows } = await tx.query<{ taken: bigint }>(
     `SELECT coalesce(sum(amount_minor), 0)::bigint AS taken FROM payments
-      WHERE related_payment_id = $1 AND kind = 'pix_refund' AND status IN ('created', 'processing', 'completed')`,
-    [original.id],
+      WHERE workspace_id = $1 AND related_payment_id = $2 AND kind = 'pix_refund'
+        AND status IN ('created', 'processing', 'completed')`,
+    [original.workspace_id, original.id],
   );
   const refundable = original.amount_minor - rows[0]!.taken;
   // Refunds still in flight may already cover all of it: no amount could be valid, so no range is named.

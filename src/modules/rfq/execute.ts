@@ -125,7 +125,7 @@ export async function executeQuote(tx: Tx, ctx: Ctx, input: ExecuteInput): Promi
     },
     { at },
   );
-  const executed = await markExecuted(tx, quote.id, { paymentId, at, fillPrice: fillPrice(quote) });
+  const executed = await markExecuted(tx, quote, { paymentId, at, fillPrice: fillPrice(quote) });
   await emitEvent(tx, {
     workspaceId,
     environment,

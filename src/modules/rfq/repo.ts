@@ -91,26 +91,30 @@ export async function findQuoteRow(
 /** Marks a locked open quote executed; the CHECK ties the status to the payment id. */
 export async function markExecuted(
   tx: Tx,
-  id: string,
+  quote: Pick<QuoteRow, 'workspace_id' | 'id'>,
   execution: { paymentId: string; at: Date; fillPrice: string },
 ): Promise<QuoteRow> {
   const { rows } = await tx.query<QuoteRow>(
-    `UPDATE rfq_quotes SET status = 'executed', executed_payment_id = $2, executed_at = $3, fill_price = $4
-      WHERE id = $1 AND status = 'open' RETURNING *`,
-    [id, execution.paymentId, execution.at, execution.fillPrice],
+    `UPDATE rfq_quotes SET status = 'executed', executed_payment_id = $3, executed_at = $4, fill_price = $5
+      WHERE workspace_id = $1 AND id = $2 AND status = 'open' RETURNING *`,
+    [quote.workspace_id, quote.id, execution.paymentId, execution.at, execution.fillPrice],
   );
-  if (!rows[0]) throw new Error(`quote ${id} was not open under its lock`);
+  if (!rows[0]) throw new Error(`quote ${quote.id} was not open under its lock`);
   return rows[0];
 }
 
 /** Ends a locked open quote's validity now (the sandbox helper). */
-export async function markExpired(tx: Tx, id: string, at: Date): Promise<QuoteRow> {
+export async function markExpired(
+  tx: Tx,
+  quote: Pick<QuoteRow, 'workspace_id' | 'id'>,
+  at: Date,
+): Promise<QuoteRow> {
   const { rows } = await tx.query<QuoteRow>(
-    `UPDATE rfq_quotes SET status = 'expired', expires_at = least(expires_at, $2)
-      WHERE id = $1 AND status <> 'executed' RETURNING *`,
-    [id, at],
+    `UPDATE rfq_quotes SET status = 'expired', expires_at = least(expires_at, $3)
+      WHERE workspace_id = $1 AND id = $2 AND status <> 'executed' RETURNING *`,
+    [quote.workspace_id, quote.id, at],
   );
-  if (!rows[0]) throw new Error(`quote ${id} was executed under its lock`);
+  if (!rows[0]) throw new Error(`quote ${quote.id} was executed under its lock`);
   return rows[0];
 }
 

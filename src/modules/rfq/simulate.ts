@@ -16,5 +16,5 @@ export async function expireQuote(tx: Tx, ctx: Ctx, input: { id: string }): Prom
     throw new AppError('quote_already_executed', `Quote ${row.id} was already executed.`);
   }
   const at = ctx.deps.clock.now();
-  return quoteView(await markExpired(tx, row.id, at), at);
+  return quoteView(await markExpired(tx, row, at), at);
 }

@@ -34,18 +34,23 @@ const signed = `CASE p.direction WHEN 'credit' THEN p.amount ELSE -p.amount END`
 /** SQL of each ledger and record invariant: rows (subject, detail) that break it. */
 export const INVARIANTS: Record<string, string> = {
   journal_balances: `SELECT p.journal_id AS subject, p.currency || ' off by ' || sum(${signed}) AS detail
-      FROM ledger_postings p GROUP BY p.journal_id, p.currency HAVING sum(${signed}) <> 0`,
+      FROM ledger_postings p GROUP BY p.workspace_id, p.journal_id, p.currency HAVING sum(${signed}) <> 0`,
   journal_postings: `SELECT j.id AS subject, 'a journal with ' || count(p.id) || ' postings' AS detail
-      FROM ledger_journals j LEFT JOIN ledger_postings p ON p.journal_id = j.id GROUP BY j.id HAVING count(p.id) < 2`,
+      FROM ledger_journals j LEFT JOIN ledger_postings p ON p.workspace_id = j.workspace_id AND p.journal_id = j.id
+     GROUP BY j.workspace_id, j.id HAVING count(p.id) < 2`,
   balance_replay: `SELECT b.account_id AS subject, 'balance ' || b.balance || ', postings sum to ' || coalesce(s.sum, 0) AS detail
-      FROM ledger_balances b FULL JOIN (SELECT p.account_id, sum(${signed}) AS sum FROM ledger_postings p GROUP BY p.account_id) s
-        ON s.account_id = b.account_id
+      FROM ledger_balances b FULL JOIN (SELECT p.workspace_id, p.account_id, sum(${signed}) AS sum FROM ledger_postings p
+                    GROUP BY p.workspace_id, p.account_id) s
+        ON s.workspace_id = b.workspace_id AND s.account_id = b.account_id
      WHERE b.balance IS DISTINCT FROM coalesce(s.sum, 0) OR b.account_id IS NULL`,
   negative_party_balance: `SELECT a.id AS subject, a.kind || ' ' || a.currency || ' balance ' || b.balance AS detail
-      FROM ledger_accounts a JOIN ledger_balances b ON b.account_id = a.id WHERE a.party_id IS NOT NULL AND b.balance < 0`,
+      FROM ledger_accounts a JOIN ledger_balances b ON b.workspace_id = a.workspace_id AND b.account_id = a.id
+     WHERE a.party_id IS NOT NULL AND b.balance < 0`,
   cross_workspace_posting: `SELECT p.id AS subject, 'posting to an account of another workspace' AS detail
-      FROM ledger_postings p JOIN ledger_journals j ON j.id = p.journal_id JOIN ledger_accounts a ON a.id = p.account_id
-     WHERE a.workspace_id IS DISTINCT FROM j.workspace_id AND NOT a.legacy_shared`,
+      FROM ledger_postings p
+      LEFT JOIN ledger_journals j ON j.workspace_id = p.workspace_id AND j.id = p.journal_id
+      LEFT JOIN ledger_accounts a ON a.workspace_id = p.workspace_id AND a.id = p.account_id
+     WHERE j.id IS NULL OR a.id IS NULL`,
   // Two branches, not one OR: under an OR the NOT EXISTS ran once per journal, a scan of payments
   // each time (quadratic; over some 330,000 journals it had not ended after five minutes).
   orphan_journal: `SELECT j.id AS subject, 'journal of payment ' || j.reference_id || ' without its payment' AS detail
@@ -143,7 +148,9 @@ export async function paymentLedgerPage(
                            WHEN p.party_id = x.party_id THEN 'p:' || p.kind || ':' || p.currency
                            ELSE 'o:' || p.kind || ':' || p.currency END AS cls,
                       sum(${signed}) AS net
-                 FROM ledger_journals j JOIN ledger_postings p ON p.journal_id = j.id JOIN ledger_accounts a ON a.id = p.account_id
+                 FROM ledger_journals j
+                 JOIN ledger_postings p ON p.workspace_id = j.workspace_id AND p.journal_id = j.id
+                 JOIN ledger_accounts a ON a.workspace_id = p.workspace_id AND a.id = p.account_id
                 WHERE j.workspace_id = x.workspace_id AND j.reference_type = 'payment' AND j.reference_id = x.id::text
                 GROUP BY 1) n) AS nets
        FROM payments x WHERE x.id > $1 ORDER BY x.id LIMIT ${size}`,
