@@ -19,7 +19,6 @@ import {
   accountId,
   accountIdOfKey,
   balanceOf,
-  ensureAccounts,
   partyAccount,
   SYSTEM_KINDS,
   type SystemAccount,

@@ -101,7 +101,12 @@ it('every foreign key between tenant tables names workspace_id, and no tenant ta
   // On a distributed database a foreign key between two distributed tables holds only within a
   // shard, so it must carry the distribution column; one to a reference table (workspaces, the slug
   // registry) holds on every node.
-  const { rows } = await db.query<{ table: string; target: string; definition: string; has_workspace: boolean }>(
+  const { rows } = await db.query<{
+    table: string;
+    target: string;
+    definition: string;
+    has_workspace: boolean;
+  }>(
     `SELECT c.conrelid::regclass::text AS table, c.confrelid::regclass::text AS target,
             pg_get_constraintdef(c.oid) AS definition,
             EXISTS (SELECT 1 FROM unnest(c.conkey) k JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k

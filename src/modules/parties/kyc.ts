@@ -171,12 +171,7 @@ export async function answerRfi(
   const rfi = await cases.findRfi(tx, row.workspace_id, row.id, input.rfi_id);
   if (!rfi) throw notFound('RFI item');
   if (rfi.status !== 'open') throw new AppError('invalid_state', `This RFI item is already ${rfi.status}.`);
-  const answered = await cases.answerRfi(
-    tx,
-    rfi,
-    ctx.deps.sealer.seal(input.answer),
-    ctx.deps.clock.now(),
-  );
+  const answered = await cases.answerRfi(tx, rfi, ctx.deps.sealer.seal(input.answer), ctx.deps.clock.now());
   if (row.status === 'in_review' && (await cases.countOpenRfis(tx, row.workspace_id, row.id)) === 0) {
     await moveCase(tx, ctx, row, 'pending');
   }
