@@ -3,6 +3,8 @@
  * - a module imports another module only through its service (service.ts), schemas or
  *   manifest: never its repo, routes or internals;
  * - a module writes only its own tables (plus the exceptions named below);
+ * - a module reads only its own tables too: a read of another owner's table is named below with its
+ *   reason, or it fails;
  * - providers import neither modules nor flows; the ledger and the platform import no module;
  * - no import cycle anywhere in src.
  */
@@ -86,12 +88,66 @@ const TABLE_WRITERS: Record<string, string[]> = {
   set_aside_items: ['platform/set-aside.ts'],
 };
 
+/**
+ * Who reads another owner's tables, and why. A table's writers read it freely; any other reader is
+ * named here (a file, or a folder for all its files), or the read fails the test. Add a reader only
+ * when asking the owner's service cannot do the same.
+ */
+const TABLE_READERS: Record<string, string[]> = {
+  // The audit module is the read API over the trail every write leaves through the platform.
+  audit_events: ['modules/audit'],
+  // The events module lists the outbox; webhooks deliver its events with their payloads; verify
+  // checks that every payment event matches a status its payment entered.
+  events: ['modules/events', 'modules/webhooks', 'modules/verify'],
+  // Authentication resolves a session's user on every request, before any module runs.
+  users: ['platform/auth'],
+  // Authentication checks membership (and a sub-account's parent); login lists the user's
+  // workspaces; a workspace's default party is the party of a call that names none.
+  workspaces: ['platform/auth', 'modules/owner', 'modules/parties', 'modules/pix/payout-context.ts'],
+  workspace_members: ['platform/auth', 'modules/owner'],
+  // A payout's context reads the paying party's status with its workspace's default in one statement.
+  parties: ['modules/pix/payout-context.ts'],
+  // verify checks the books across modules (read-only, by design). The checkout's payment list pages
+  // and filters payments joined to its own link payments (docs/architecture.md, Payment links). The
+  // PIX rail finds its own payments by their PIX columns (txid, expiry, the refunds a charge has had);
+  // every change to them still goes through the payments service (the write check holds it). The
+  // outbound flow's reconcile sweep finds the payments no job moves any more, by their jobs.
+  payments: ['modules/verify', 'modules/links/repo.ts', 'modules/pix', 'flows/outbound.ts'],
+  // The scrape-time gauges: jobs due and parked, deliveries due, items set aside and still open.
+  jobs: ['platform/metrics.ts', 'flows/outbound.ts'],
+  set_aside_items: ['platform/metrics.ts'],
+  // The outbox fans an event out to the enabled endpoints in the event's own statement (as it writes
+  // their deliveries); verify checks every delivery against an event of its endpoint.
+  webhook_endpoints: ['platform/outbox.ts', 'modules/verify'],
+  webhook_deliveries: ['platform/metrics.ts', 'modules/verify'],
+  // verify replays the postings against balances and recomputes the seal chain.
+  ledger_accounts: ['modules/verify'],
+  ledger_balances: ['modules/verify'],
+  ledger_journals: ['modules/verify'],
+  ledger_postings: ['modules/verify'],
+};
+
 /** The tables a file's SQL writes. */
 function tablesWritten(text: string): string[] {
   // An optional schema before the table; an optional alias between an UPDATE's table and SET.
   const writes =
     /\bINSERT\s+INTO\s+(?:[a-z_]+\.)?([a-z_]+)[\s(]|\bUPDATE\s+(?:[a-z_]+\.)?([a-z_]+)(?:\s+(?:AS\s+)?[a-z_]+)?\s+SET\b|\bDELETE\s+FROM\s+(?:[a-z_]+\.)?([a-z_]+)\b/g;
   return [...text.matchAll(writes)].map((match) => (match[1] ?? match[2] ?? match[3])!);
+}
+
+/**
+ * The declared tables a file's SQL reads: every FROM and JOIN (a DELETE's own table is a write), and
+ * each table of a comma-separated FROM list, in the public schema. Other names there (a CTE,
+ * unnest(…), an alias's column in EXTRACT(… FROM j.col)) are not tables and are left out.
+ */
+function tablesRead(text: string): string[] {
+  const item = String.raw`(?:ONLY\s+)?(?:public\.)?[a-z_]+\b(?!\s*\()(?:\s+(?:AS\s+)?[a-z_]+\b(?!\s*\())?`;
+  const reads = new RegExp(String.raw`(\bDELETE\s+)?\b(?:FROM|JOIN)\s+(${item}(?:\s*,\s*${item})*)`, 'g');
+  return [...text.matchAll(reads)]
+    .filter((match) => !match[1])
+    .flatMap((match) => match[2]!.split(','))
+    .map((entry) => /^(?:ONLY\s+)?(?:public\.)?([a-z_]+)/.exec(entry.trim())![1]!)
+    .filter((table) => Object.hasOwn(TABLE_WRITERS, table));
 }
 
 interface Source {
@@ -135,6 +191,23 @@ function writeViolations(sources: Source[]): string[] {
   return problems;
 }
 
+const within = (file: string, owners: string[]) =>
+  owners.some((owner) => file === owner || file.startsWith(`${owner}/`));
+
+function readViolations(sources: Source[]): string[] {
+  const problems = new Set<string>();
+  for (const { file, text } of sources) {
+    const from = rel(file);
+    for (const table of tablesRead(text)) {
+      const writers = TABLE_WRITERS[table]!;
+      if (!within(from, [...writers, ...(TABLE_READERS[table] ?? [])])) {
+        problems.add(`${from} reads ${table}, a table of ${writers.join(' or ')}`);
+      }
+    }
+  }
+  return [...problems];
+}
+
 function cycles(sources: Source[]): string[][] {
   const graph = new Map(sources.map(({ file, text }) => [rel(file), importsOf(file, text)]));
   const found: string[][] = [];
@@ -164,6 +237,10 @@ describe('boundaries', () => {
     expect(writeViolations(sources)).toEqual([]);
   });
 
+  it('every table is read only by its owner and the readers named with their reason', () => {
+    expect(readViolations(sources)).toEqual([]);
+  });
+
   it('src has no import cycle', () => {
     expect(cycles(sources)).toEqual([]);
   });
@@ -191,6 +268,41 @@ describe('boundaries', () => {
     expect(
       writeViolations([pix('i.ts', 'tx.query(`INSERT INTO public.payments (id) VALUES ($1)`)')]),
     ).toHaveLength(1);
+    expect(readViolations([pix('j.ts', 'tx.query(`SELECT id FROM wallets w WHERE w.id = $1`)')])).toEqual([
+      'modules/pix/j.ts reads wallets, a table of modules/wallets',
+    ]);
+    expect(
+      readViolations([
+        pix('k.ts', 'q.query(`SELECT 1 FROM settlement_keys s JOIN rfq_quotes q ON q.id = s.id`)'),
+      ]),
+    ).toEqual(['modules/pix/k.ts reads rfq_quotes, a table of modules/rfq']);
+    expect(
+      readViolations([
+        pix('l.ts', 'q.query(`UPDATE payments SET x = 1 WHERE EXISTS (SELECT 1 FROM kms_keys)`)'),
+      ]),
+    ).toEqual(['modules/pix/l.ts reads kms_keys, a table of providers/kms']);
+    expect(
+      readViolations([pix('m.ts', 'q.query(`SELECT 1 FROM fee_schedules f, public.wallets w`)')]),
+    ).toEqual(['modules/pix/m.ts reads wallets, a table of modules/wallets']);
+    // A DELETE's own table is the write check's; unnest(…) and EXTRACT(… FROM col) read no table.
+    expect(
+      readViolations([
+        pix(
+          'n.ts',
+          'q.query(`DELETE FROM wallets WHERE id = ANY(SELECT id FROM unnest($1::uuid[]) AS u(id))`)',
+        ),
+        pix('o.ts', 'q.query(`SELECT EXTRACT(EPOCH FROM j.wallets) FROM settlement_keys j`)'),
+      ]),
+    ).toEqual([]);
+    // A named reader passes; the same read from another file of its module does not.
+    const links = (name: string) => ({
+      file: path.join(SRC, 'modules/links', name),
+      text: 'q.query(`SELECT 1 FROM payment_link_payments c JOIN payments p ON p.id = c.payment_id`)',
+    });
+    expect(readViolations([links('repo.ts')])).toEqual([]);
+    expect(readViolations([links('service.ts')])).toEqual([
+      'modules/links/service.ts reads payments, a table of modules/payments',
+    ]);
     const loop = [pix('e.ts', "import { f } from './f.ts';"), pix('f.ts', "import { e } from './e.ts';")];
     expect(cycles(loop)).toHaveLength(1);
   });
