@@ -10,6 +10,12 @@ export interface BackgroundTask {
   intervalMs: number;
   /** Does one round of work; returns how many items it handled (a busy round runs again at once). */
   run(deps: Deps): Promise<number>;
+  /**
+   * Ends what the task's rounds left running (a dispatcher's attempts in flight, its sockets) once
+   * the runner has stopped scheduling it: on SIGTERM that work is finished or recorded, never
+   * abandoned to a lease.
+   */
+  stop?(): Promise<void>;
 }
 
 /** Runs each background task on its own timer; a task never overlaps itself, and an error waits for the next round. */
@@ -78,9 +84,19 @@ export class TaskRunner {
       .map((task) => task.name);
   }
 
+  /** Schedules no more rounds, waits for the running ones, then stops each task that has work of its own. */
   async stop(): Promise<void> {
     this.stopped = true;
     for (const timer of this.timers.values()) clearTimeout(timer);
     await Promise.allSettled([...this.running]);
+    await Promise.all(this.tasks.map((task) => this.stopTask(task)));
+  }
+
+  private async stopTask(task: BackgroundTask): Promise<void> {
+    try {
+      await task.stop?.();
+    } catch (error) {
+      this.log.error({ err: error, task: task.name }, 'background task failed to stop');
+    }
   }
 }

@@ -1,5 +1,4 @@
 import { defineModule } from '../../platform/module.ts';
-import { webhookDispatchTask } from './dispatcher.ts';
 import createWebhookEndpoint from './routes/create-endpoint.ts';
 import deleteWebhookEndpoint from './routes/delete-endpoint.ts';
 import getWebhookDelivery from './routes/get-delivery.ts';
@@ -9,6 +8,7 @@ import listWebhookEndpoints from './routes/list-endpoints.ts';
 import retryWebhookDelivery from './routes/retry-delivery.ts';
 import rotateWebhookSecret from './routes/rotate-secret.ts';
 import updateWebhookEndpoint from './routes/update-endpoint.ts';
+import { webhookDispatchTask } from './worker/task.ts';
 
 export default defineModule({
   name: 'webhooks',

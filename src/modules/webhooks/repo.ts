@@ -1,5 +1,7 @@
-import type { Queryable } from '../../db/types.ts';
+import type { Queryable, Tx } from '../../db/types.ts';
 import type { Environment } from '../../platform/context.ts';
+import { newId } from '../../platform/ids.ts';
+import type { EmittedEvent } from '../../platform/outbox.ts';
 import { iso } from '../../platform/schema.ts';
 
 export interface EndpointRow {
@@ -118,4 +120,174 @@ export async function disableEndpoint(
   );
   if (rowCount > 0)
     await failPendingDeliveries(q, workspaceId, endpointId, `endpoint disabled (${reason})`, now);
+}
+
+/** A due delivery as the dispatcher claims it: with its endpoint's address and secrets and its event. */
+export interface DueDelivery {
+  workspace_id: string;
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  attempts: number;
+  environment: Environment;
+  url: string;
+  secret_enc: string;
+  previous_secret_enc: string | null;
+  previous_secret_expires_at: Date | null;
+  payload: EmittedEvent;
+}
+
+/**
+ * Due deliveries, locked (FOR UPDATE SKIP LOCKED: another dispatcher's claim is skipped, not waited
+ * for): enabled endpoints in round-robin order starting after `afterEndpoint`, at most `perEndpoint`
+ * of each, none of the `skipEndpoints` (those already at their bound here), `limit` in all.
+ */
+export async function selectDueDeliveries(
+  tx: Tx,
+  due: { now: Date; perEndpoint: number; skipEndpoints: string[]; afterEndpoint: string; limit: number },
+): Promise<DueDelivery[]> {
+  const { rows } = await tx.query<DueDelivery>(
+    `SELECT d.workspace_id, d.id, d.endpoint_id, d.event_id, d.attempts, e.environment, e.url,
+            e.secret_enc, e.previous_secret_enc, e.previous_secret_expires_at, ev.payload
+       FROM (SELECT workspace_id, id, environment, url, secret_enc, previous_secret_enc, previous_secret_expires_at
+               FROM webhook_endpoints
+              WHERE status = 'enabled' AND deleted_at IS NULL AND NOT (id = ANY ($3::uuid[]))
+              ORDER BY id <= $4::uuid, id) e
+      CROSS JOIN LATERAL (
+             SELECT workspace_id, id, endpoint_id, event_id, attempts, next_attempt_at
+               FROM webhook_deliveries
+              WHERE workspace_id = e.workspace_id AND endpoint_id = e.id AND status = 'pending'
+                AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
+              ORDER BY next_attempt_at, id
+              LIMIT $2
+                FOR UPDATE SKIP LOCKED) d
+       JOIN events ev ON ev.id = d.event_id
+      LIMIT $5`,
+    [due.now, due.perEndpoint, due.skipEndpoints, due.afterEndpoint, due.limit],
+  );
+  return rows;
+}
+
+/** Leases deliveries to one claim until `lockedUntil`; only the holder of `token` may record them. */
+export async function leaseDeliveries(
+  tx: Tx,
+  deliveries: readonly { workspace_id: string; id: string }[],
+  lockedUntil: Date,
+  token: string,
+): Promise<void> {
+  await tx.query(
+    `UPDATE webhook_deliveries SET locked_until = $3, lease_token = $4
+      WHERE (workspace_id, id) IN (SELECT * FROM unnest($1::uuid[], $2::uuid[]))`,
+    [deliveries.map((d) => d.workspace_id), deliveries.map((d) => d.id), lockedUntil, token],
+  );
+}
+
+/** One attempt as the delivery log shows it. */
+export interface AttemptRow {
+  workspaceId: string;
+  deliveryId: string;
+  attempt: number;
+  url: string;
+  startedAt: Date;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+}
+
+/** Adds attempts to the delivery log, in one statement. */
+export async function insertAttempts(q: Queryable, rows: readonly AttemptRow[]): Promise<void> {
+  const column = <T>(pick: (row: AttemptRow) => T) => rows.map(pick);
+  await q.query(
+    `INSERT INTO webhook_delivery_attempts
+       (workspace_id, delivery_id, id, attempt, url, started_at, duration_ms, status_code, error)
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::int[], $5::text[], $6::timestamptz[],
+                          $7::int[], $8::int[], $9::text[])`,
+    [
+      column((r) => r.workspaceId),
+      column((r) => r.deliveryId),
+      column(() => newId()),
+      column((r) => r.attempt),
+      column((r) => r.url),
+      column((r) => r.startedAt.toISOString()),
+      column((r) => r.durationMs),
+      column((r) => r.statusCode),
+      column((r) => r.error),
+    ],
+  );
+}
+
+/** Endpoints that answered are healthy again: their failing streaks end. */
+export async function clearEndpointsFailing(
+  q: Queryable,
+  endpoints: readonly { workspaceId: string; endpointId: string }[],
+): Promise<void> {
+  await q.query(
+    `UPDATE webhook_endpoints SET failing_since = NULL
+      WHERE (workspace_id, id) IN (SELECT * FROM unnest($1::uuid[], $2::uuid[])) AND failing_since IS NOT NULL`,
+    [endpoints.map((e) => e.workspaceId), endpoints.map((e) => e.endpointId)],
+  );
+}
+
+/** Starts an enabled endpoint's failing streak unless one runs; returns when the streak began. */
+export async function markEndpointFailing(
+  q: Queryable,
+  workspaceId: string,
+  endpointId: string,
+  now: Date,
+): Promise<Date | undefined> {
+  const { rows } = await q.query<{ failing_since: Date }>(
+    `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $3)
+      WHERE workspace_id = $1 AND id = $2 AND status = 'enabled' RETURNING failing_since`,
+    [workspaceId, endpointId, now],
+  );
+  return rows[0]?.failing_since;
+}
+
+/** Where an attempt leaves its delivery. */
+export interface DeliveryStep {
+  workspaceId: string;
+  deliveryId: string;
+  leaseToken: string;
+  url: string;
+  statusCode: number | null;
+  error: string | null;
+  status: 'delivered' | 'failed' | 'pending';
+  nextAttemptAt: Date | null;
+  at: Date;
+}
+
+/**
+ * Moves deliveries to their next step and ends their leases, in one statement. The lease token
+ * fences off a worker whose lease ran out; a delivery whose endpoint was disabled or deleted
+ * meanwhile fails instead of waiting for ever.
+ */
+export async function settleDeliveries(q: Queryable, steps: readonly DeliveryStep[]): Promise<void> {
+  const column = <T>(pick: (step: DeliveryStep) => T) => steps.map(pick);
+  await q.query(
+    `UPDATE webhook_deliveries d
+        SET attempts = d.attempts + 1, url = u.url, last_status_code = u.code, last_error = u.error,
+            status = CASE WHEN u.status = 'pending' AND (e.status <> 'enabled' OR e.deleted_at IS NOT NULL)
+                          THEN 'failed' ELSE u.status END,
+            next_attempt_at = CASE WHEN u.status = 'pending' AND e.status = 'enabled' AND e.deleted_at IS NULL
+                                   THEN u.next_at END,
+            delivered_at = CASE WHEN u.status = 'delivered' THEN u.at ELSE d.delivered_at END,
+            locked_until = NULL, lease_token = NULL
+       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::int[], $6::text[], $7::text[],
+                   $8::timestamptz[], $9::timestamptz[])
+              AS u(workspace_id, id, token, url, code, error, status, next_at, at),
+            webhook_endpoints e
+      WHERE d.workspace_id = u.workspace_id AND d.id = u.id AND d.lease_token = u.token
+        AND e.workspace_id = d.workspace_id AND e.id = d.endpoint_id`,
+    [
+      column((s) => s.workspaceId),
+      column((s) => s.deliveryId),
+      column((s) => s.leaseToken),
+      column((s) => s.url),
+      column((s) => s.statusCode),
+      column((s) => s.error),
+      column((s) => s.status),
+      column((s) => s.nextAttemptAt?.toISOString() ?? null),
+      column((s) => s.at.toISOString()),
+    ],
+  );
 }

@@ -27,6 +27,10 @@ function drainPrefix(response: http.IncomingMessage): void {
   response.on('error', () => {});
 }
 
+/** Why an attempt was cut short: its own timeout, or the worker stopping. */
+const TIMED_OUT = 'timed out';
+const INTERRUPTED = 'interrupted';
+
 export interface SendOutcome {
   statusCode: number | null;
   error: string | null;
@@ -51,14 +55,15 @@ export class WebhookHttp {
   /**
    * POSTs `body` to `rawUrl` outside any transaction. Never follows redirects; the outcome is the
    * status, taken as soon as the headers arrive, and at most a short prefix of the body is read
-   * (drainPrefix); gives up after `timeoutMs` waiting for the headers. A private
-   * destination, literal or resolved, is refused before any byte is sent unless `allowPrivate`.
+   * (drainPrefix); gives up after `timeoutMs` waiting for the headers, or when `interrupt` aborts
+   * (the worker stopping). A private destination, literal or resolved, is refused before any byte
+   * is sent unless `allowPrivate`.
    */
   async post(
     rawUrl: string,
     headers: Record<string, string>,
     body: string,
-    options: { timeoutMs: number; allowPrivate: boolean },
+    options: { timeoutMs: number; allowPrivate: boolean; interrupt?: AbortSignal },
   ): Promise<SendOutcome> {
     const started = performance.now();
     const done = (statusCode: number | null, error: string | null): SendOutcome => ({
@@ -72,7 +77,10 @@ export class WebhookHttp {
       return done(null, `destination refused: ${host} is a private address`);
     }
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+    const timer = setTimeout(() => controller.abort(TIMED_OUT), options.timeoutMs);
+    const interrupt = () => controller.abort(INTERRUPTED);
+    if (options.interrupt?.aborted) interrupt();
+    options.interrupt?.addEventListener('abort', interrupt);
     const client = url.protocol === 'https:' ? https : http;
     try {
       const statusCode = await new Promise<number>((resolve, reject) => {
@@ -95,12 +103,15 @@ export class WebhookHttp {
       });
       return done(statusCode, statusCode >= 200 && statusCode < 300 ? null : `HTTP ${statusCode}`);
     } catch (error) {
+      if (controller.signal.reason === INTERRUPTED)
+        return done(null, 'interrupted: the worker stopped before the answer came');
       if (controller.signal.aborted) return done(null, `timeout after ${options.timeoutMs} ms`);
       if (error instanceof DestinationRefused) return done(null, `destination refused: ${error.message}`);
       const err = error as NodeJS.ErrnoException;
       return done(null, err.code ? `${err.code}: ${err.message}` : err.message);
     } finally {
       clearTimeout(timer);
+      options.interrupt?.removeEventListener('abort', interrupt);
     }
   }
 
