@@ -74,6 +74,14 @@ export async function enqueueJob<P>(
   return id;
 }
 
+/**
+ * SQL a sweep adds to its own WHERE to find the subjects their jobs gave up on: none of the
+ * subject's jobs is still to run, and one was parked (it failed every attempt) before `beforeParam`.
+ */
+export const jobsParkedSql = (subjectExpression: string, beforeParam: string) =>
+  `NOT EXISTS (SELECT 1 FROM jobs j WHERE j.subject_id = ${subjectExpression} AND j.done_at IS NULL)
+   AND EXISTS (SELECT 1 FROM jobs j WHERE j.subject_id = ${subjectExpression} AND j.failed_at < ${beforeParam})`;
+
 /** Backoff for a job whose handler threw: 1 s, 2 s, 4 s … capped at 5 min. */
 const backoffMs = (attempts: number) => Math.min(300_000, 1000 * 2 ** Math.max(0, attempts - 1));
 

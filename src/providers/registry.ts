@@ -36,6 +36,8 @@ export interface SandboxControls {
 export interface ProviderRegistry {
   get<R extends Rail>(rail: R, environment: Environment): RailProviders[R];
   has(rail: Rail, environment: Environment): boolean;
+  /** Answers 503 provider_unavailable, as `get` does, when the environment has no provider for the rail. */
+  require(rail: Rail, environment: Environment): void;
   /** A copy of this registry with one rail's provider of one environment replaced (tests use it). */
   replacing<R extends Rail>(rail: R, environment: Environment, provider: RailProviders[R]): ProviderRegistry;
   readonly sandbox: SandboxControls;
@@ -83,15 +85,16 @@ function registryOf(table: Table, sandbox: SandboxControls): ProviderRegistry {
     replacing: (rail, environment, provider) =>
       registryOf({ ...table, [rail]: { ...table[rail], [environment]: provider } }, sandbox),
     has: (rail, environment) => table[rail][environment] !== undefined,
+    require: (rail, environment) => {
+      if (table[rail][environment] === undefined) throw unavailable(rail, environment);
+    },
     get<R extends Rail>(rail: R, environment: Environment): RailProviders[R] {
       const provider = (table[rail] as Partial<Record<Environment, RailProviders[R]>>)[environment];
-      if (!provider) {
-        throw new AppError(
-          'provider_unavailable',
-          `No ${rail.toUpperCase()} provider is configured for ${environment}.`,
-        );
-      }
+      if (!provider) throw unavailable(rail, environment);
       return instrumentProvider(rail, environment, provider);
     },
   };
 }
+
+const unavailable = (rail: Rail, environment: Environment) =>
+  new AppError('provider_unavailable', `No ${rail.toUpperCase()} provider is configured for ${environment}.`);

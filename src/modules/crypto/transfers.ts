@@ -1,5 +1,5 @@
 /** Crypto sends on the outbound flow: how they reach the chain and where their money leaves the books. */
-import { type OutboundRail, outboundFlow, type TransferOutcome } from '../../flows/outbound.ts';
+import { type OutboundRail, outboundFlow, type TransferOutcome } from '../../flows/outbound/index.ts';
 import { systemAccount } from '../../ledger/accounts.ts';
 import type { Currency } from '../../ledger/currency.ts';
 import type { Network, Stablecoin } from '../../providers/chain/networks.ts';

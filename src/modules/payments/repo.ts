@@ -1,6 +1,8 @@
 import type { Queryable, Tx } from '../../db/types.ts';
 import type { Environment } from '../../platform/context.ts';
+import { jobsParkedSql } from '../../platform/jobs.ts';
 import { pageById } from '../../platform/pagination.ts';
+import { notSetAside } from '../../platform/set-aside.ts';
 import type { PaymentKind, PaymentStatus } from './schemas.ts';
 
 /** Optional columns of a payment, named as on the wire (and in the table). */
@@ -194,3 +196,45 @@ export async function listPaymentRows(q: Queryable, filter: PaymentListFilter): 
   );
   return rows;
 }
+
+/** An outgoing payment the reconciliation sweep looks at. */
+export interface StaleTransferRow {
+  id: string;
+  workspace_id: string;
+  environment: Environment;
+  status: PaymentStatus;
+}
+
+export interface StaleTransferFilter {
+  kinds: readonly PaymentKind[];
+  /** Only payments unchanged since before this. */
+  updatedBefore: Date;
+  /** A created payment counts once its send job was parked before this. */
+  parkedBefore: Date;
+  /** The sweep's set-aside source, and now: an item set aside waits for its retry. */
+  setAsideSource: string;
+  now: Date;
+}
+
+/**
+ * Open payments of `kinds` that no job moves any more, oldest change first, 100 at most: left in
+ * processing, or still created with every job of theirs ended and one parked.
+ */
+export async function staleTransferRows(
+  q: Queryable,
+  filter: StaleTransferFilter,
+): Promise<StaleTransferRow[]> {
+  const { rows } = await q.query<StaleTransferRow>(
+    `SELECT p.id, p.workspace_id, p.environment, p.status FROM payments p
+      WHERE p.kind = ANY($3) AND p.updated_at < $1
+        AND (p.status = 'processing' OR (p.status = 'created' AND ${jobsParkedSql('p.id::text', '$2')}))
+        AND ${notSetAside(filter.setAsideSource, 'p.id::text', '$4')}
+      ORDER BY p.updated_at LIMIT 100`,
+    [filter.updatedBefore, filter.parkedBefore, [...filter.kinds], filter.now],
+  );
+  return rows;
+}
+
+/** SQL that holds while the payment whose id is the text `idExpression` is still open (created or processing). */
+export const paymentOpenSql = (idExpression: string) =>
+  `EXISTS (SELECT 1 FROM payments p WHERE p.id = ${idExpression}::uuid AND p.status IN ('created', 'processing'))`;

@@ -34,11 +34,15 @@ import {
   type PaymentDetails,
   type PaymentRow,
   type PaymentScope,
+  type StaleTransferFilter,
+  type StaleTransferRow,
+  staleTransferRows,
   updatePaymentStatus,
 } from './repo.ts';
 import type { PaymentKind, PaymentStatus, PaymentView } from './schemas.ts';
 
-export type { PaymentDetails, PaymentRow, PaymentScope } from './repo.ts';
+export type { PaymentDetails, PaymentRow, PaymentScope, StaleTransferRow } from './repo.ts';
+export { paymentOpenSql } from './repo.ts';
 
 /** The moves a payment may make (API.md Payments). */
 export const PAYMENT_TRANSITIONS: Record<PaymentStatus, readonly PaymentStatus[]> = {
@@ -197,6 +201,14 @@ export async function lockPayment(tx: Tx, scope: PaymentScope, id: string): Prom
   const row = await findPaymentRow(tx, scope, id, { forUpdate: true });
   if (!row) throw notFound('Payment');
   return row;
+}
+
+/**
+ * Outgoing payments of the given kinds that no job moves any more (left in processing, or created
+ * with their send job parked), for the outbound flow's reconciliation sweep.
+ */
+export function findStaleTransfers(q: Queryable, filter: StaleTransferFilter): Promise<StaleTransferRow[]> {
+  return staleTransferRows(q, filter);
 }
 
 const callerScope = (caller: Caller): PaymentScope => ({

@@ -1,6 +1,6 @@
 /** PIX payouts and refunds on the outbound flow: how they reach the PSP and where their money leaves. */
 import type { Tx } from '../../db/types.ts';
-import { type OutboundRail, outboundFlow, type TransferOutcome } from '../../flows/outbound.ts';
+import { type OutboundRail, outboundFlow, type TransferOutcome } from '../../flows/outbound/index.ts';
 import { systemAccount } from '../../ledger/accounts.ts';
 import type { Deps } from '../../platform/context.ts';
 import type { PixKeyType } from '../../providers/pix/keys.ts';
