@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Deps } from '../../../platform/context.ts';
 import { type SendOutcome, WebhookHttp } from '../send.ts';
 import { claimDue, type LeasedDelivery } from './claim.ts';
@@ -62,6 +63,8 @@ export class WebhookDispatcher {
     this.roundWaitMs = options.roundWaitMs ?? 250;
     this.stopWaitMs = options.stopWaitMs ?? 5_000;
     this.random = options.random ?? Math.random;
+    // Every attempt in flight listens for the interrupt: that many listeners are expected, not a leak.
+    setMaxListeners(this.maxInFlight + 1, this.interrupt.signal);
   }
 
   /**
