@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { distributeSchema } from './distribute.ts';
 import type { Database, Queryable } from './types.ts';
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -27,6 +28,14 @@ export async function pendingMigrations(db: Queryable): Promise<string[]> {
 
 /** Applies every migration in src/db/migrations not yet recorded, in name order, each in its own transaction. */
 export async function migrate(db: Database): Promise<string[]> {
+  const applied = await applyPending(db);
+  // On a Citus cluster the schema is then distributed by workspace (src/db/distribute.ts); elsewhere,
+  // and once every table is placed, this reads two catalogs and changes nothing.
+  await distributeSchema(db);
+  return applied;
+}
+
+async function applyPending(db: Database): Promise<string[]> {
   // Nothing pending: no DDL and no lock, so a service role without CREATE rights starts too.
   if ((await pendingMigrations(db)).length === 0) return [];
   const files = await migrationFiles();

@@ -53,18 +53,19 @@ export async function emitEvent(
     data: { object: input.object },
   };
   tx.later(
+    // One statement, both rows: the deliveries take the event's values from the parameters rather
+    // than from the CTE, so every table is named by the one workspace $2 and a distributed database
+    // (Citus) runs the whole statement on that workspace's shard.
     `WITH event AS (
        INSERT INTO events (id, workspace_id, environment, type, payload, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, workspace_id, environment, type, created_at
+       VALUES ($1, $2, $3, $4, $5, $6)
      )
      INSERT INTO webhook_deliveries
        (workspace_id, id, environment, endpoint_id, event_id, event_type, url, created_at, next_attempt_at)
-     SELECT e.workspace_id, lastro_uuidv7(), e.environment, e.id, event.id, event.type, e.url,
-            event.created_at, event.created_at
-       FROM event
-       JOIN webhook_endpoints e ON e.workspace_id = event.workspace_id AND e.environment = event.environment
-      WHERE e.status = 'enabled' AND e.deleted_at IS NULL
-        AND (e.event_types @> '{*}' OR event.type = ANY (e.event_types))`,
+     SELECT e.workspace_id, lastro_uuidv7(), e.environment, e.id, $1, $4, e.url, $6, $6
+       FROM webhook_endpoints e
+      WHERE e.workspace_id = $2 AND e.environment = $3 AND e.status = 'enabled' AND e.deleted_at IS NULL
+        AND (e.event_types @> '{*}' OR $4 = ANY (e.event_types))`,
     [
       event.id,
       input.workspaceId,

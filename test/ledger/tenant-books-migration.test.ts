@@ -416,9 +416,29 @@ describe('migration 0006_tenant_books on a database with data', () => {
         ),
       ),
     ).rejects.toMatchObject({ code: '23514' });
+    // Nor a journal that nets to zero on it: a closed account takes no posting at all.
+    await expect(
+      db.transaction((tx) =>
+        tx.query(
+          'SELECT outcome FROM ledger_post($1, $2, $3, $4, $5, $6, $7::uuid[], $8::uuid[], $9::text[], $10::bigint[])',
+          [
+            newId(),
+            a.id,
+            'sandbox',
+            'test',
+            'net-zero',
+            new Date(),
+            [newId(), newId()],
+            [shared, shared],
+            ['debit', 'credit'],
+            [5n, 5n],
+          ],
+        ),
+      ),
+    ).rejects.toMatchObject({ code: '23514' });
     const { rows } = await db.query<{ balance: bigint }>(
-      'SELECT balance FROM ledger_balances WHERE account_id = $1',
-      [shared],
+      'SELECT balance FROM ledger_balances WHERE workspace_id = $2 AND account_id = $1',
+      [shared, a.id],
     );
     expect(rows[0]!.balance).toBe(0n);
     // Nor can an account without a workspace be created any more.

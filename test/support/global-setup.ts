@@ -6,6 +6,7 @@ import type { TestProject } from 'vitest/node';
 import { migrate } from '../../src/db/migrate.ts';
 import { openPglite } from '../../src/db/pglite.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
+import { citusWorkers, dropCitusDatabase } from './citus.ts';
 import { testServerUrl, withDatabase } from './database-url.ts';
 
 declare module 'vitest' {
@@ -13,6 +14,8 @@ declare module 'vitest' {
     pgliteDump: string;
     pgTemplate: string;
     runId: string;
+    /** The workers of the Citus cluster the tests run on; empty on PGlite and plain PostgreSQL. */
+    citusWorkers: string[];
   }
 }
 
@@ -24,6 +27,23 @@ export default async function setup(project: TestProject) {
   const runId = `${Date.now().toString(36)}${process.pid}`;
   project.provide('runId', runId);
   const serverUrl = testServerUrl();
+  const workers = serverUrl ? await citusWorkers(serverUrl) : [];
+  project.provide('citusWorkers', workers);
+  if (serverUrl && workers.length > 0) {
+    // Each test file makes and migrates its own database on every node (test/support/citus.ts).
+    project.provide('pgTemplate', '');
+    project.provide('pgliteDump', '');
+    return async () => {
+      const admin = new pg.Client({ connectionString: serverUrl });
+      await admin.connect();
+      const { rows } = await admin.query<{ datname: string }>(
+        'SELECT datname FROM pg_database WHERE datname LIKE $1',
+        [`lastro_%${runId}%`],
+      );
+      await admin.end();
+      for (const { datname } of rows) await dropCitusDatabase(serverUrl, workers, datname);
+    };
+  }
   if (serverUrl) {
     const template = `lastro_tpl_${runId}`;
     const admin = new pg.Client({ connectionString: serverUrl });

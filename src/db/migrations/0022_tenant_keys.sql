@@ -10,6 +10,24 @@
 -- row is closed, so nothing can be posted to it again. The postings that named no workspace (copied
 -- from the shared account's NULL) get their journal's.
 
+-- A posting outside its journal's workspace would break the new keys with a bare foreign-key error:
+-- name it instead (lastro verify's cross_workspace_posting finds the same rows).
+DO $$
+DECLARE
+  stray uuid;
+BEGIN
+  SELECT p.id INTO stray
+    FROM ledger_postings p
+    JOIN ledger_journals j ON j.id = p.journal_id
+    JOIN ledger_accounts a ON a.id = p.account_id
+   WHERE a.workspace_id IS DISTINCT FROM j.workspace_id AND NOT a.legacy_shared
+   LIMIT 1;
+  IF stray IS NOT NULL THEN
+    RAISE EXCEPTION '0022_tenant_keys: posting % is in another workspace than its journal; fix it before upgrading', stray;
+  END IF;
+END;
+$$;
+
 -- Foreign keys that point at a key about to change go first; each comes back below on the new key.
 ALTER TABLE api_keys DROP CONSTRAINT api_keys_workspace_id_party_id_fkey;
 ALTER TABLE kyc_cases DROP CONSTRAINT kyc_cases_workspace_id_party_id_fkey;
@@ -193,6 +211,16 @@ BEGIN
   IF failed_account IS NOT NULL THEN
     outcome := 'missing';
     RETURN;
+  END IF;
+  -- A closed account takes no posting at all, not even one its journal nets to zero on.
+  SELECT u.id INTO failed_account
+    FROM unnest(p_account_ids) AS u (id)
+    JOIN ledger_balances b ON b.workspace_id = p_workspace_id AND b.account_id = u.id
+   WHERE b.closed
+   LIMIT 1;
+  IF failed_account IS NOT NULL THEN
+    RAISE EXCEPTION 'account % is closed', failed_account
+      USING ERRCODE = 'check_violation', CONSTRAINT = 'ledger_balances_closed_at_zero';
   END IF;
 
   FOR change IN

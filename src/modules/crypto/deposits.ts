@@ -44,10 +44,11 @@ export async function recordDeposit(
   environment: Environment,
   incoming: IncomingTransfer,
   at: Date,
+  workspaceId: string | null = null,
 ): Promise<RecordedDeposit | undefined> {
   const to = validateAddress(incoming.network, incoming.toAddress);
   if (!to.ok || incoming.amountMinor <= 0n) return undefined;
-  const wallet = await findCustodialWallet(tx, environment, incoming.network, to.address);
+  const wallet = await findCustodialWallet(tx, environment, incoming.network, to.address, workspaceId);
   if (!wallet) return undefined;
   const scope = { workspaceId: wallet.workspace_id, environment };
   const key = { ...scope, network: incoming.network, txHash: incoming.txHash, logIndex: incoming.logIndex };
@@ -266,7 +267,13 @@ export async function simulateDeposit(
       },
       tx,
     );
-    const recorded = await recordDeposit(tx, caller.environment, incoming, deps.clock.now());
+    const recorded = await recordDeposit(
+      tx,
+      caller.environment,
+      incoming,
+      deps.clock.now(),
+      caller.workspaceId,
+    );
     if (!recorded) throw new Error('a deposit into a custodial wallet was not credited');
     return recorded.payment;
   });

@@ -57,7 +57,7 @@ export async function watchCursor(q: Queryable, environment: Environment): Promi
 export async function advanceWatchCursor(q: Queryable, environment: Environment, since: Date): Promise<void> {
   await q.query(
     `INSERT INTO chain_watch_cursors (environment, since) VALUES ($1, $2)
-     ON CONFLICT (environment) DO UPDATE SET since = greatest(chain_watch_cursors.since, EXCLUDED.since), updated_at = now()`,
+     ON CONFLICT (environment) DO UPDATE SET since = greatest(chain_watch_cursors.since, EXCLUDED.since), updated_at = EXCLUDED.updated_at`,
     [environment, since],
   );
 }

@@ -93,12 +93,17 @@ export async function findLink(
 
 /** The link a slug names, in whichever workspace and environment holds it. */
 export async function findLinkBySlug(q: Queryable, slug: string): Promise<LinkRow | undefined> {
-  const { rows } = await q.query<LinkRow>(
-    `SELECT l.* FROM payment_link_slugs s
-       JOIN payment_links l ON l.workspace_id = s.workspace_id AND l.id = s.payment_link_id
-      WHERE s.slug = $1`,
+  // Two reads, not a join: the slug registry is on every node of a distributed database, the link on
+  // its workspace's shard alone, and only a read that names the workspace goes to one shard.
+  const { rows: slugs } = await q.query<{ workspace_id: string; payment_link_id: string }>(
+    'SELECT workspace_id, payment_link_id FROM payment_link_slugs WHERE slug = $1',
     [slug],
   );
+  if (!slugs[0]) return undefined;
+  const { rows } = await q.query<LinkRow>('SELECT * FROM payment_links WHERE workspace_id = $1 AND id = $2', [
+    slugs[0].workspace_id,
+    slugs[0].payment_link_id,
+  ]);
   return rows[0];
 }
 

@@ -65,9 +65,10 @@ async function markRefundedWhenWhole(tx: Tx, row: PaymentRow, at: Date): Promise
   const { rows } = await tx.query<{ refunded: bigint; amount: bigint; status: string }>(
     `SELECT p.amount_minor AS amount, p.status,
             (SELECT coalesce(sum(r.amount_minor), 0) FROM payments r
-              WHERE r.related_payment_id = p.id AND r.kind = 'pix_refund' AND r.status = 'completed')::bigint AS refunded
-       FROM payments p WHERE p.id = $1 FOR UPDATE`,
-    [row.related_payment_id],
+              WHERE r.workspace_id = p.workspace_id AND r.related_payment_id = p.id
+                AND r.kind = 'pix_refund' AND r.status = 'completed')::bigint AS refunded
+       FROM payments p WHERE p.workspace_id = $2 AND p.id = $1 FOR UPDATE`,
+    [row.related_payment_id, row.workspace_id],
   );
   const original = rows[0];
   if (original && original.status === 'completed' && original.refunded >= original.amount) {

@@ -148,7 +148,7 @@ export async function upsertPricing(
     `INSERT INTO rfq_pricing (workspace_id, environment, base_currency, quote_currency, spread_bps, fee_bps, fixed_fee_minor)
      VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (workspace_id, environment, base_currency, quote_currency)
-     DO UPDATE SET spread_bps = $5, fee_bps = $6, fixed_fee_minor = $7, updated_at = now()`,
+     DO UPDATE SET spread_bps = $5, fee_bps = $6, fixed_fee_minor = $7, updated_at = EXCLUDED.updated_at`,
     [
       key.workspaceId,
       key.environment,

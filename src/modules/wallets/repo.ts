@@ -114,17 +114,26 @@ export async function partyWalletsOn(
   return rows;
 }
 
-/** The wallet whose key Lastro holds at this address on this network, in any workspace. */
+/**
+ * The wallet whose key Lastro holds at this address on this network: in any workspace for what the
+ * chain brings (the watcher), in `workspaceId` alone when the caller knows it (one shard on Citus).
+ */
 export async function findCustodialWalletRow(
   q: Queryable,
   environment: Environment,
   network: string,
   address: string,
+  workspaceId: string | null = null,
 ): Promise<WalletRow | undefined> {
-  const { rows } = await q.query<WalletRow>(
-    'SELECT * FROM wallets WHERE environment = $1 AND network = $2 AND address = $3 AND provider_ref IS NOT NULL',
-    [environment, network, address],
-  );
+  const custodial = 'environment = $1 AND network = $2 AND address = $3 AND provider_ref IS NOT NULL';
+  const { rows } = workspaceId
+    ? await q.query<WalletRow>(`SELECT * FROM wallets WHERE workspace_id = $4 AND ${custodial}`, [
+        environment,
+        network,
+        address,
+        workspaceId,
+      ])
+    : await q.query<WalletRow>(`SELECT * FROM wallets WHERE ${custodial}`, [environment, network, address]);
   return rows[0];
 }
 

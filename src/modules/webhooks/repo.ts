@@ -161,7 +161,7 @@ export async function selectDueDeliveries(
               ORDER BY next_attempt_at, id
               LIMIT $2
                 FOR UPDATE SKIP LOCKED) d
-       JOIN events ev ON ev.id = d.event_id
+       JOIN events ev ON ev.workspace_id = d.workspace_id AND ev.id = d.event_id
       LIMIT $5`,
     [due.now, due.perEndpoint, due.skipEndpoints, due.afterEndpoint, due.limit],
   );
