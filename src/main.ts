@@ -1,10 +1,12 @@
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
 import { migrate } from './db/migrate.ts';
 import { DataDirLockedError, openDatabase } from './db/open.ts';
+import type { Database } from './db/types.ts';
 import { closeDeps, createDeps } from './deps.ts';
 import { MODULES } from './modules/index.ts';
+import type { Deps } from './platform/context.ts';
 import { LOG_REDACT_PATHS, prettyTransport } from './platform/logging.ts';
 import { resolveMasterKey } from './platform/master-key.ts';
 import { startMetricsServer } from './platform/metrics-server.ts';
@@ -20,14 +22,10 @@ const USAGE = `usage: lastro <command>
   migrate                apply database migrations and exit
 ${COMMANDS.map((command) => `  ${command.usage}`).join('\n')}`;
 
+type Runtime = { config: Config; db: Database; deps: Deps; log: Logger };
+
 async function main(argv: string[]): Promise<void> {
-  const command = argv[0] ?? 'serve';
-  const operatorCommand = COMMANDS.find((candidate) => candidate.name === command);
-  const operatorArgs = operatorCommand?.parse(argv.slice(1));
-  if (!['serve', 'worker', 'migrate'].includes(command) && operatorArgs === undefined) {
-    console.error(operatorCommand ? `usage: lastro ${operatorCommand.usage}` : USAGE);
-    process.exit(2);
-  }
+  const { command, operatorCommand, operatorArgs } = parseCommand(argv);
   const config = loadConfig();
   const log = pino({
     level: config.logLevel,
@@ -35,23 +33,13 @@ async function main(argv: string[]): Promise<void> {
     transport: prettyTransport(config.production),
   });
   const db = await openDatabase(config);
-  const applied = await migrate(db);
-  log.info(
-    { applied, database: db.kind },
-    applied.length ? 'migrations applied' : 'database schema is up to date',
-  );
+  await migrateLogged(db, log);
   if (command === 'migrate') {
     await db.close();
     return;
   }
 
-  const master = resolveMasterKey(config);
-  if (master.generated)
-    log.warn(
-      { file: master.file },
-      'MASTER_KEY is not set: generated one into DATA_DIR (set MASTER_KEY in production)',
-    );
-  const deps = createDeps(config, db, { masterKey: master.key });
+  const deps = createDeps(config, db, { masterKey: masterKeyOf(config, log) });
   if (operatorCommand) {
     try {
       process.exitCode = await operatorCommand.run(deps, operatorArgs);
@@ -60,23 +48,50 @@ async function main(argv: string[]): Promise<void> {
     }
     return;
   }
-
   const runWorkers = command === 'worker' || !argv.includes('--no-workers');
+  await run({ config, db, deps, log }, { serve: command === 'serve', runWorkers });
+}
+
+/** The command and, for an operator's command, its arguments; a command line that is neither exits 2. */
+function parseCommand(argv: string[]) {
+  const command = argv[0] ?? 'serve';
+  const operatorCommand = COMMANDS.find((candidate) => candidate.name === command);
+  const operatorArgs = operatorCommand?.parse(argv.slice(1));
+  if (!['serve', 'worker', 'migrate'].includes(command) && operatorArgs === undefined) {
+    console.error(operatorCommand ? `usage: lastro ${operatorCommand.usage}` : USAGE);
+    process.exit(2);
+  }
+  return { command, operatorCommand, operatorArgs };
+}
+
+async function migrateLogged(db: Database, log: Logger): Promise<void> {
+  const applied = await migrate(db);
+  log.info(
+    { applied, database: db.kind },
+    applied.length ? 'migrations applied' : 'database schema is up to date',
+  );
+}
+
+/** The master key; one generated into DATA_DIR is said out loud, since production must set its own. */
+function masterKeyOf(config: Config, log: Logger) {
+  const master = resolveMasterKey(config);
+  if (master.generated)
+    log.warn(
+      { file: master.file },
+      'MASTER_KEY is not set: generated one into DATA_DIR (set MASTER_KEY in production)',
+    );
+  return master.key;
+}
+
+/** Serves the API and/or runs the workers, with the metrics server, until SIGINT or SIGTERM. */
+async function run(
+  { config, db, deps, log }: Runtime,
+  { serve, runWorkers }: { serve: boolean; runWorkers: boolean },
+): Promise<void> {
   const runner = new TaskRunner(deps, runWorkers ? [...BACKGROUND_TASKS] : [], log);
   const observed = { ...deps, workers: runner };
-  const app = command === 'serve' ? await buildApp(observed) : undefined;
-  const metrics = await startMetricsServer({
-    db,
-    workers: runner,
-    host: config.metricsHost,
-    port: config.metricsPort,
-  }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EADDRINUSE') throw error;
-    throw new ConfigError(
-      'METRICS_PORT',
-      `${config.metricsPort} is in use: give each process on this host its own`,
-    );
-  });
+  const app = serve ? await buildApp(observed) : undefined;
+  const metrics = await startMetrics(config, db, runner);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -99,6 +114,22 @@ async function main(argv: string[]): Promise<void> {
     { workers: runWorkers, port: app ? config.port : undefined, metrics_port: metrics.port },
     'lastro is running',
   );
+}
+
+/** The metrics server; a port already taken is a setting to change, named as one. */
+function startMetrics(config: Config, db: Database, runner: TaskRunner) {
+  return startMetricsServer({
+    db,
+    workers: runner,
+    host: config.metricsHost,
+    port: config.metricsPort,
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EADDRINUSE') throw error;
+    throw new ConfigError(
+      'METRICS_PORT',
+      `${config.metricsPort} is in use: give each process on this host its own`,
+    );
+  });
 }
 
 main(process.argv.slice(2)).catch((error) => {

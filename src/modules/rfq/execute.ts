@@ -1,6 +1,6 @@
 import type { Tx } from '../../db/types.ts';
 import { partyAccount, systemAccount } from '../../ledger/accounts.ts';
-import { postJournal } from '../../ledger/ledger.ts';
+import { type PostingInput, postJournal } from '../../ledger/ledger.ts';
 import { AppError, invalidRequest, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { emitEvent } from '../../platform/outbox.ts';
@@ -51,18 +51,41 @@ export async function lockOpenQuote(tx: Tx, ctx: Ctx, id: string): Promise<Quote
  * payment is born completed; the quote is marked executed; quote.executed and payment.completed are
  * written. A balance that cannot cover the base amount is 422 insufficient_balance and nothing of
  * this is kept: the quote stays open.
- * Over 70 lines: one transaction under the quote's row lock, whose steps share the locked quote and
- * the amounts derived from it; it reads top to bottom in the order described above.
  */
 export async function executeQuote(tx: Tx, ctx: Ctx, input: ExecuteInput): Promise<PaymentView> {
-  const { deps } = ctx;
   const quote = await lockOpenQuote(tx, ctx, quoteIdOf(input));
   const { workspace_id: workspaceId, environment, party_id: partyId } = quote;
   await assertMayMoveMoney(tx, workspaceId, partyId);
+  const at = ctx.deps.clock.now();
+  const paymentId = newId();
+  await postJournal(tx, {
+    workspaceId,
+    environment,
+    referenceType: 'payment',
+    referenceId: paymentId,
+    at,
+    postings: settlementPostings(quote),
+  });
+  const payment = await createSettlementPayment(tx, ctx, quote, { paymentId, at });
+  const executed = await markExecuted(tx, quote, { paymentId, at, fillPrice: fillPrice(quote) });
+  await emitEvent(tx, {
+    workspaceId,
+    environment,
+    type: 'quote.executed',
+    object: quoteView(executed, at),
+    at,
+  });
+  return payment;
+}
+
+/**
+ * The settlement's journal: the base amount from the party into the FX inventory, the gross quote
+ * amount out of it, the net to the party and the fee (when there is one) to fee revenue.
+ */
+function settlementPostings(quote: QuoteRow): PostingInput[] {
+  const { workspace_id: workspaceId, environment, party_id: partyId } = quote;
   const base = quote.base_currency;
   const target = quote.quote_currency;
-  const at = deps.clock.now();
-  const paymentId = newId();
   const postings = [
     {
       account: partyAccount(workspaceId, environment, partyId, base),
@@ -92,21 +115,24 @@ export async function executeQuote(tx: Tx, ctx: Ctx, input: ExecuteInput): Promi
       amount: quote.fee_minor,
     });
   }
-  await postJournal(tx, {
-    workspaceId,
-    environment,
-    referenceType: 'payment',
-    referenceId: paymentId,
-    at,
-    postings,
-  });
-  const payment = await createPayment(
+  return postings;
+}
+
+/** The rfq_settlement payment, born completed, in the base currency with the quote's terms. */
+function createSettlementPayment(
+  tx: Tx,
+  ctx: Ctx,
+  quote: QuoteRow,
+  { paymentId, at }: { paymentId: string; at: Date },
+): Promise<PaymentView> {
+  const base = quote.base_currency;
+  return createPayment(
     tx,
     {
       id: paymentId,
-      workspace_id: workspaceId,
-      environment,
-      party_id: partyId,
+      workspace_id: quote.workspace_id,
+      environment: quote.environment,
+      party_id: quote.party_id,
       kind: 'rfq_settlement',
       status: 'completed',
       amount_minor: quote.base_amount_minor,
@@ -114,7 +140,7 @@ export async function executeQuote(tx: Tx, ctx: Ctx, input: ExecuteInput): Promi
       // In target_currency, as on the quote (metadata.fee_currency says so).
       fee_minor: quote.fee_minor,
       source_currency: base,
-      target_currency: target,
+      target_currency: quote.quote_currency,
       exchange_rate: quote.rate,
       quote_id: quote.id,
       idempotency_key: ctx.idempotencyKey ?? null,
@@ -125,13 +151,4 @@ export async function executeQuote(tx: Tx, ctx: Ctx, input: ExecuteInput): Promi
     },
     { at },
   );
-  const executed = await markExecuted(tx, quote, { paymentId, at, fillPrice: fillPrice(quote) });
-  await emitEvent(tx, {
-    workspaceId,
-    environment,
-    type: 'quote.executed',
-    object: quoteView(executed, at),
-    at,
-  });
-  return payment;
 }

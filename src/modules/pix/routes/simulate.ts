@@ -13,12 +13,15 @@ const tags = ['sandbox'];
 // could deadlock with that lane's batches.
 const payConfig = { ...config, groupCommit: true } as const;
 
-/**
- * The four payment helpers of API.md: pay, complete, fail, expire (sandbox only; live → 404).
- * Over 70 lines: four registrations of one shape, mostly schemas; kept together because API.md names
- * the four as one group and they share their config and tags.
- */
+/** The four payment helpers of API.md: pay, complete, fail, expire (sandbox only; live → 404). */
 export default function route(app: App, deps: Deps) {
+  pay(app, deps);
+  complete(app, deps);
+  fail(app, deps);
+  expire(app, deps);
+}
+
+function pay(app: App, deps: Deps) {
   app.post(
     '/v1/:env/simulate/payments/:id/pay',
     {
@@ -34,6 +37,9 @@ export default function route(app: App, deps: Deps) {
       data: await simulatePay(contextOf(deps, request), request.params, (fn) => request.write(fn)),
     }),
   );
+}
+
+function complete(app: App, deps: Deps) {
   app.post(
     '/v1/:env/simulate/payments/:id/complete',
     {
@@ -53,6 +59,9 @@ export default function route(app: App, deps: Deps) {
       ),
     }),
   );
+}
+
+function fail(app: App, deps: Deps) {
   app.post(
     '/v1/:env/simulate/payments/:id/fail',
     {
@@ -74,6 +83,9 @@ export default function route(app: App, deps: Deps) {
       ),
     }),
   );
+}
+
+function expire(app: App, deps: Deps) {
   app.post(
     '/v1/:env/simulate/payments/:id/expire',
     {
