@@ -215,7 +215,7 @@ export async function checkChains(q: Queryable, maxReported = 100): Promise<Chai
     let after = 0n;
     for (;;) {
       const { rows } = await q.query<{ seq: bigint; journal_id: string; hash: string; text: string | null }>(
-        `SELECT s.seq, s.journal_id, s.hash, (SELECT ${JOURNAL_TEXT_SQL} FROM ledger_journals j WHERE j.id = s.journal_id) AS text
+        `SELECT s.seq, s.journal_id, s.hash, (SELECT ${JOURNAL_TEXT_SQL} FROM ledger_journals j WHERE j.workspace_id = s.workspace_id AND j.id = s.journal_id) AS text
            FROM ledger_seals s WHERE s.workspace_id = $1 AND s.seq > $2 ORDER BY s.seq LIMIT 5000`,
         [head.workspace_id, after],
       );

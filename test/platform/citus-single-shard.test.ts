@@ -7,16 +7,12 @@
  * sweeps, which read across workspaces on purpose, are not run here. Runs only when TEST_DATABASE_URL
  * names a Citus coordinator with workers (scripts/citus-cluster.sh; CI's Citus stage).
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import type { Database } from '../../src/db/types.ts';
-import { closeDeps, createDeps } from '../../src/deps.ts';
 import { verifyBooks } from '../../src/modules/verify/service.ts';
-import { TestClock, type TestContext } from '../support/app.ts';
+import { startTestAppOn, type TestContext } from '../support/app.ts';
 import { createCitusDatabase, dropCitusDatabase } from '../support/citus.ts';
 import { onCitus } from '../support/database.ts';
 import { testServerUrl, withDatabase } from '../support/database-url.ts';
@@ -39,23 +35,7 @@ describe.runIf(onCitus())('every request path is single-shard on Citus', () => {
     await migrate(admin);
     const strictUrl = new URL(withDatabase(serverUrl, name));
     strictUrl.searchParams.set('options', STRICT);
-    const db = openPostgres(strictUrl.toString(), 20);
-    const clock = new TestClock();
-    const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '100000' });
-    const deps = createDeps(config, db, { masterKey: randomBytes(32).toString('hex'), clock });
-    const app = await buildApp(deps, { logger: false });
-    await app.ready();
-    ctx = {
-      app,
-      db,
-      deps,
-      clock,
-      close: async () => {
-        await app.close();
-        await closeDeps(deps);
-        await db.close();
-      },
-    };
+    ctx = await startTestAppOn(openPostgres(strictUrl.toString(), 20));
     ana = await openWorkspace(ctx, 'Ana Pagamentos', { settlementKey: true });
     bia = await openWorkspace(ctx, 'Bia Comércio', { settlementKey: true });
   }, 180_000);
@@ -154,10 +134,14 @@ describe.runIf(onCitus())('every request path is single-shard on Citus', () => {
     expect(report.ok, JSON.stringify(report)).toBe(true);
     // Workspaces hash to shards: a few more, each with a payment, until both workers hold payments.
     const nodesWithPayments = async () => {
+      const { rows: owners } = await admin.query<{ id: string }>(
+        'SELECT DISTINCT workspace_id AS id FROM payments',
+      );
       const { rows } = await admin.query<{ port: number }>(
-        `SELECT DISTINCT s.nodeport AS port FROM citus_shards s
-          WHERE s.table_name = 'payments'::regclass
-            AND EXISTS (SELECT 1 FROM payments p WHERE get_shard_id_for_distribution_column('payments', p.workspace_id) = s.shardid)`,
+        `SELECT DISTINCT nodeport AS port FROM citus_shards
+          WHERE table_name = 'payments'::regclass
+            AND shardid IN (SELECT get_shard_id_for_distribution_column('payments', w) FROM unnest($1::uuid[]) w)`,
+        [owners.map((owner) => owner.id)],
       );
       return rows.length;
     };

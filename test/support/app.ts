@@ -30,7 +30,15 @@ export async function startTestApp(
   overrides: Partial<Config> = {},
   beforeReady?: (app: App) => void,
 ): Promise<TestContext> {
-  const db = await createTestDatabase();
+  return startTestAppOn(await createTestDatabase(), overrides, beforeReady);
+}
+
+/** The app on a database the test made itself; closing the context closes the database too. */
+export async function startTestAppOn(
+  db: Database,
+  overrides: Partial<Config> = {},
+  beforeReady?: (app: App) => void,
+): Promise<TestContext> {
   const clock = new TestClock();
   const config = { ...loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '100000' }), ...overrides };
   const deps = createDeps(config, db, { masterKey: randomBytes(32).toString('hex'), clock });

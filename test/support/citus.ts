@@ -36,20 +36,32 @@ async function onNode(url: string, statements: string[]): Promise<void> {
 }
 
 /** Makes database `name` on the coordinator and every worker, with Citus, and joins the workers to it. */
-export async function createCitusDatabase(serverUrl: string, workers: string[], name: string): Promise<void> {
+export async function createCitusDatabase(
+  serverUrl: string,
+  workers: string[],
+  name: string,
+  options: { join: boolean } = { join: true },
+): Promise<void> {
   const coordinator = new URL(serverUrl);
   for (const node of [serverUrl, ...workers]) {
     await onNode(withDatabase(node, 'postgres'), [`CREATE DATABASE ${name}`]);
     await onNode(withDatabase(node, name), ['CREATE EXTENSION citus']);
   }
-  const joins = workers.map((worker) => {
-    const url = new URL(worker);
-    return `SELECT citus_add_node('${url.hostname}', ${Number(url.port)})`;
-  });
   await onNode(withDatabase(serverUrl, name), [
     `SELECT citus_set_coordinator_host('${coordinator.hostname}', ${Number(coordinator.port || 5432)})`,
-    ...joins,
   ]);
+  if (options.join) await joinWorkers(serverUrl, workers, name);
+}
+
+/** Adds the workers to database `name` of the coordinator: from then on, migrate distributes it. */
+export async function joinWorkers(serverUrl: string, workers: string[], name: string): Promise<void> {
+  await onNode(
+    withDatabase(serverUrl, name),
+    workers.map((worker) => {
+      const url = new URL(worker);
+      return `SELECT citus_add_node('${url.hostname}', ${Number(url.port)})`;
+    }),
+  );
 }
 
 export async function dropCitusDatabase(serverUrl: string, workers: string[], name: string): Promise<void> {

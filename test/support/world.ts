@@ -228,7 +228,7 @@ export async function openWorkspace(
   const sumOf = async (env: Env, kind: string) => {
     const { rows } = await db.query<{ net: string | null }>(
       `SELECT sum(CASE WHEN p.direction = 'credit' THEN p.amount ELSE -p.amount END)::text AS net
-         FROM ledger_postings p JOIN ledger_journals j ON j.id = p.journal_id
+         FROM ledger_postings p JOIN ledger_journals j ON j.workspace_id = p.workspace_id AND j.id = p.journal_id
         WHERE j.workspace_id = $1 AND j.environment = $2 AND p.kind = $3`,
       [owner.workspaceId, env, kind],
     );
