@@ -75,12 +75,24 @@ export async function enqueueJob<P>(
 }
 
 /**
- * SQL a sweep adds to its own WHERE to find the subjects their jobs gave up on: none of the
- * subject's jobs is still to run, and one was parked (it failed every attempt) before `beforeParam`.
+ * Of `subjects`, those their jobs gave up on: none of the subject's jobs is still to run, and one
+ * was parked (it failed every attempt) before `before`. A sweep asks it of its candidates, apart
+ * from its own query: on Citus `jobs` stays on the coordinator and cannot meet a distributed table
+ * in one statement.
  */
-export const jobsParkedSql = (subjectExpression: string, beforeParam: string) =>
-  `NOT EXISTS (SELECT 1 FROM jobs j WHERE j.subject_id = ${subjectExpression} AND j.done_at IS NULL)
-   AND EXISTS (SELECT 1 FROM jobs j WHERE j.subject_id = ${subjectExpression} AND j.failed_at < ${beforeParam})`;
+export async function parkedSubjects(
+  q: Queryable,
+  subjects: readonly string[],
+  before: Date,
+): Promise<string[]> {
+  if (subjects.length === 0) return [];
+  const { rows } = await q.query<{ subject_id: string }>(
+    `SELECT subject_id FROM jobs WHERE subject_id = ANY($1::text[])
+      GROUP BY subject_id HAVING bool_and(done_at IS NOT NULL) AND bool_or(failed_at < $2)`,
+    [[...subjects], before],
+  );
+  return rows.map((row) => row.subject_id);
+}
 
 /** Backoff for a job whose handler threw: 1 s, 2 s, 4 s … capped at 5 min. */
 const backoffMs = (attempts: number) => Math.min(300_000, 1000 * 2 ** Math.max(0, attempts - 1));

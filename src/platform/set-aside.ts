@@ -171,33 +171,66 @@ export async function resolveSetAside(
   );
 }
 
+/** How many open items closeSettledElsewhere looks at per statement. */
+const SETTLED_BATCH = 500;
+
 /**
  * Closes a source's open items whose retry is due but which its sweep no longer finds, because
  * another path settled them (a poll job, the PSP, an operator): nothing retries them any more, and
- * left open they would hold lastro_set_aside_open, and its alert, up for ever. `pendingSql` is the
- * sweep's own test that the item (its key is `s.item_key`) still waits for it.
+ * left open they would hold lastro_set_aside_open, and its alert, up for ever. `stillPending` is the
+ * sweep's own test, asked of the owner's tables: of these keys, those whose item still waits for it.
+ * Two steps, never one statement over set_aside_items and the owner's table: on Citus the items
+ * stay on the coordinator while the owner's rows are distributed, and such a statement is refused.
  */
 export async function closeSettledElsewhere(
   q: Queryable,
   source: string,
-  pendingSql: string,
+  stillPending: (keys: string[]) => Promise<readonly string[]>,
   now: Date,
 ): Promise<void> {
-  await q.query(
-    `UPDATE set_aside_items s SET resolved_at = $2, resolution = 'retried'
-      WHERE s.source = $1 AND s.resolved_at IS NULL AND s.retry_at <= $2 AND NOT (${pendingSql})`,
-    [source, now],
-  );
+  let after = '';
+  for (;;) {
+    const { rows } = await q.query<{ item_key: string }>(
+      `SELECT item_key FROM set_aside_items
+        WHERE source = $1 AND resolved_at IS NULL AND retry_at <= $2 AND item_key > $3
+        ORDER BY item_key LIMIT $4`,
+      [source, now, after, SETTLED_BATCH],
+    );
+    const keys = rows.map((row) => row.item_key);
+    if (keys.length === 0) return;
+    const pending = new Set(await stillPending(keys));
+    const settled = keys.filter((key) => !pending.has(key));
+    // retry_at is asked again: an item set aside anew meanwhile waits for its new retry.
+    if (settled.length > 0)
+      await q.query(
+        `UPDATE set_aside_items SET resolved_at = $3, resolution = 'retried'
+          WHERE source = $1 AND item_key = ANY($2::text[]) AND resolved_at IS NULL AND retry_at <= $3`,
+        [source, settled, now],
+      );
+    if (keys.length < SETTLED_BATCH) return;
+    after = keys.at(-1)!;
+  }
 }
 
 /**
- * SQL a sweep adds to its own WHERE so an item set aside waits for its retry instead of coming
- * first again: `NOT EXISTS (…)` over the item's key expression. The retry is the sweep itself
- * finding the item again once retry_at has passed.
+ * Keys of a source's open items whose retry is not yet due: a sweep leaves them out (notWaitingSql)
+ * so an item set aside waits for its retry instead of coming first again; the retry is the sweep
+ * itself finding the item again once retry_at has passed. Read apart from the sweep's own query, as
+ * on Citus set_aside_items (local) and the sweep's table (distributed) cannot meet in one statement;
+ * the list is short, since items are set aside rarely. An item set aside by another process between
+ * the two reads may be looked at once more in this round, as if that process had been a moment later.
  */
-export const notSetAside = (source: string, keyExpression: string, nowParam: string) =>
-  `NOT EXISTS (SELECT 1 FROM set_aside_items s WHERE s.source = '${source}' AND s.item_key = ${keyExpression}
-                 AND s.resolved_at IS NULL AND s.retry_at > ${nowParam})`;
+export async function waitingSetAside(q: Queryable, source: string, now: Date): Promise<string[]> {
+  const { rows } = await q.query<{ item_key: string }>(
+    `SELECT item_key FROM set_aside_items WHERE source = $1 AND resolved_at IS NULL AND retry_at > $2`,
+    [source, now],
+  );
+  return rows.map((row) => row.item_key);
+}
+
+/** SQL a sweep adds to its WHERE to leave out the keys of waitingSetAside (a text[] parameter). */
+export const notWaitingSql = (keyExpression: string, keysParam: string) =>
+  `NOT (${keyExpression} = ANY(${keysParam}::text[]))`;
 
 /**
  * Handles each item on its own: one that throws an error of its own is set aside and the others

@@ -10,7 +10,7 @@
 import {
   findPayment,
   findStaleTransfers,
-  paymentOpenSql,
+  paymentsStillIn,
   type StaleTransferRow,
 } from '../../modules/payments/service.ts';
 import type { Deps } from '../../platform/context.ts';
@@ -54,7 +54,8 @@ export async function reconcile(flow: Outbound, deps: Deps): Promise<number> {
     },
     () => deps.clock.now(),
   );
-  await closeSettledElsewhere(deps.db, source, paymentOpenSql('s.item_key'), deps.clock.now());
+  const stillOpen = (keys: string[]) => paymentsStillIn(deps.db, keys, ['created', 'processing']);
+  await closeSettledElsewhere(deps.db, source, stillOpen, deps.clock.now());
   if (failures.length > 0) throw new SetAsideError(source, failures);
   return handled;
 }

@@ -1,8 +1,7 @@
 import type { Queryable, Tx } from '../../db/types.ts';
 import type { Environment } from '../../platform/context.ts';
-import { jobsParkedSql } from '../../platform/jobs.ts';
 import { pageById } from '../../platform/pagination.ts';
-import { notSetAside } from '../../platform/set-aside.ts';
+import { notWaitingSql } from '../../platform/set-aside.ts';
 import type { PaymentKind, PaymentStatus } from './schemas.ts';
 
 /** Optional columns of a payment, named as on the wire (and in the table). */
@@ -216,25 +215,40 @@ export interface StaleTransferFilter {
   now: Date;
 }
 
-/**
- * Open payments of `kinds` that no job moves any more, oldest change first, 100 at most: left in
- * processing, or still created with every job of theirs ended and one parked.
- */
+/** One status's share of the sweep's candidates (the jobs are asked apart: see findStaleTransfers). */
+export interface StaleTransferQuery {
+  kinds: readonly PaymentKind[];
+  status: 'created' | 'processing';
+  updatedBefore: Date;
+  /** Ids set aside and waiting for their retry: left out. */
+  waiting: readonly string[];
+  limit: number;
+}
+
+/** Open payments of `kinds` in one status and unchanged since `updatedBefore`, oldest change first. */
 export async function staleTransferRows(
   q: Queryable,
-  filter: StaleTransferFilter,
-): Promise<StaleTransferRow[]> {
-  const { rows } = await q.query<StaleTransferRow>(
-    `SELECT p.id, p.workspace_id, p.environment, p.status FROM payments p
-      WHERE p.kind = ANY($3) AND p.updated_at < $1
-        AND (p.status = 'processing' OR (p.status = 'created' AND ${jobsParkedSql('p.id::text', '$2')}))
-        AND ${notSetAside(filter.setAsideSource, 'p.id::text', '$4')}
-      ORDER BY p.updated_at LIMIT 100`,
-    [filter.updatedBefore, filter.parkedBefore, [...filter.kinds], filter.now],
+  query: StaleTransferQuery,
+): Promise<(StaleTransferRow & { updated_at: Date })[]> {
+  const { rows } = await q.query<StaleTransferRow & { updated_at: Date }>(
+    `SELECT p.id, p.workspace_id, p.environment, p.status, p.updated_at FROM payments p
+      WHERE p.kind = ANY($1) AND p.status = $2 AND p.updated_at < $3 AND ${notWaitingSql('p.id::text', '$4')}
+      ORDER BY p.updated_at, p.id LIMIT $5`,
+    [[...query.kinds], query.status, query.updatedBefore, [...query.waiting], query.limit],
   );
   return rows;
 }
 
-/** SQL that holds while the payment whose id is the text `idExpression` is still open (created or processing). */
-export const paymentOpenSql = (idExpression: string) =>
-  `EXISTS (SELECT 1 FROM payments p WHERE p.id = ${idExpression}::uuid AND p.status IN ('created', 'processing'))`;
+/** Of `ids` (payment ids as text), those of payments now in one of `statuses`. */
+export async function paymentIdsIn(
+  q: Queryable,
+  ids: readonly string[],
+  statuses: readonly PaymentStatus[],
+): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await q.query<{ id: string }>(
+    'SELECT id::text AS id FROM payments WHERE id = ANY($1::uuid[]) AND status = ANY($2::text[])',
+    [[...ids], [...statuses]],
+  );
+  return rows.map((row) => row.id);
+}

@@ -21,11 +21,13 @@ import { type Currency, formatAmount } from '../../ledger/currency.ts';
 import type { Caller, Environment } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import { parkedSubjects } from '../../platform/jobs.ts';
 import { paymentTransitions } from '../../platform/metrics.ts';
 import { emitEvent } from '../../platform/outbox.ts';
 import { maskCounterparty } from '../../platform/payer-document.ts';
 import type { Ctx } from '../../platform/request-context.ts';
 import { iso } from '../../platform/schema.ts';
+import { waitingSetAside } from '../../platform/set-aside.ts';
 import { partyFilter } from '../parties/service.ts';
 import {
   findPaymentRow,
@@ -34,6 +36,7 @@ import {
   type PaymentDetails,
   type PaymentRow,
   type PaymentScope,
+  paymentIdsIn,
   type StaleTransferFilter,
   type StaleTransferRow,
   staleTransferRows,
@@ -42,7 +45,6 @@ import {
 import type { PaymentKind, PaymentStatus, PaymentView } from './schemas.ts';
 
 export type { PaymentDetails, PaymentRow, PaymentScope, StaleTransferRow } from './repo.ts';
-export { paymentOpenSql } from './repo.ts';
 
 /** The moves a payment may make (API.md Payments). */
 export const PAYMENT_TRANSITIONS: Record<PaymentStatus, readonly PaymentStatus[]> = {
@@ -203,12 +205,49 @@ export async function lockPayment(tx: Tx, scope: PaymentScope, id: string): Prom
   return row;
 }
 
+/** How many transfers one round of the reconciliation sweep looks at. */
+const STALE_ROUND = 100;
+/** How many of the oldest created transfers are asked whether their jobs gave up. */
+const CREATED_CANDIDATES = 1000;
+
 /**
- * Outgoing payments of the given kinds that no job moves any more (left in processing, or created
- * with their send job parked), for the outbound flow's reconciliation sweep.
+ * Outgoing payments of the given kinds that no job moves any more, oldest change first, 100 at
+ * most: left in processing, or still created with every job of theirs ended and one parked; for the
+ * outbound flow's reconciliation sweep. The payments, the set-aside items and the jobs are read in
+ * separate statements (on Citus the last two stay on the coordinator and cannot meet the payments
+ * in one), so the jobs are asked only about the 1000 oldest created candidates: were more than that
+ * many created transfers, older than a parked one, still being retried by their jobs, the parked
+ * one would wait for a later round, once those have moved. Their jobs park them after about 1 h 40
+ * min, so a parked transfer is almost always among the oldest, and found in its round as before.
  */
-export function findStaleTransfers(q: Queryable, filter: StaleTransferFilter): Promise<StaleTransferRow[]> {
-  return staleTransferRows(q, filter);
+export async function findStaleTransfers(
+  q: Queryable,
+  filter: StaleTransferFilter,
+): Promise<StaleTransferRow[]> {
+  const waiting = await waitingSetAside(q, filter.setAsideSource, filter.now);
+  const query = { kinds: filter.kinds, updatedBefore: filter.updatedBefore, waiting };
+  const processing = await staleTransferRows(q, { ...query, status: 'processing', limit: STALE_ROUND });
+  const created = await staleTransferRows(q, { ...query, status: 'created', limit: CREATED_CANDIDATES });
+  const parked = new Set(
+    await parkedSubjects(
+      q,
+      created.map((row) => row.id),
+      filter.parkedBefore,
+    ),
+  );
+  return [...processing, ...created.filter((row) => parked.has(row.id))]
+    .sort((a, b) => a.updated_at.getTime() - b.updated_at.getTime())
+    .slice(0, STALE_ROUND)
+    .map(({ id, workspace_id, environment, status }) => ({ id, workspace_id, environment, status }));
+}
+
+/** Of `ids` (payment ids as text), those of payments now in one of `statuses`: a sweep's check on what it set aside. */
+export function paymentsStillIn(
+  q: Queryable,
+  ids: readonly string[],
+  statuses: readonly PaymentStatus[],
+): Promise<string[]> {
+  return paymentIdsIn(q, ids, statuses);
 }
 
 const callerScope = (caller: Caller): PaymentScope => ({

@@ -1,15 +1,21 @@
 /** A charge is paid (net to the party, fee to fee revenue) or expires unpaid. */
-import type { Tx } from '../../db/types.ts';
+import type { Queryable, Tx } from '../../db/types.ts';
 import { partyAccount, systemAccount } from '../../ledger/accounts.ts';
 import type { Currency } from '../../ledger/currency.ts';
 import { postDistribution } from '../../ledger/distribution.ts';
 import type { Deps, Environment } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
-import { closeSettledElsewhere, eachApart, notSetAside, SetAsideError } from '../../platform/set-aside.ts';
+import {
+  closeSettledElsewhere,
+  eachApart,
+  notWaitingSql,
+  SetAsideError,
+  waitingSetAside,
+} from '../../platform/set-aside.ts';
 import { endToEndId } from '../../providers/pix/end-to-end-id.ts';
 import { SANDBOX_ISPB } from '../../providers/pix/sandbox.ts';
 import { announceCheckoutPaid, checkoutSettlement } from '../links/service.ts';
-import { lockPayment, type PaymentScope, transition } from '../payments/service.ts';
+import { lockPayment, type PaymentScope, paymentsStillIn, transition } from '../payments/service.ts';
 
 /**
  * A buyer pays a cash-in charge: the net amount to the party, the fee to fee revenue, completed, in
@@ -67,8 +73,8 @@ export async function payCharge(tx: Tx, deps: Deps, scope: PaymentScope, id: str
 
 /** Where the expiry sweep sets aside a charge it cannot expire (set_aside_items.source). */
 export const CHARGE_EXPIRY = 'pix-charge-expiry';
-/** A charge set aside (its key is s.item_key) that is still waiting: neither paid nor expired. */
-export const STILL_CREATED = `EXISTS (SELECT 1 FROM payments p WHERE p.id = s.item_key::uuid AND p.status = 'created')`;
+/** Of the charges set aside (their keys are their ids), those still waiting: neither paid nor expired. */
+export const stillCreated = (q: Queryable) => (keys: string[]) => paymentsStillIn(q, keys, ['created']);
 
 /**
  * Expires unpaid charges past expires_at, oldest first. A live charge at a PSP is left to the charge
@@ -78,13 +84,14 @@ export const STILL_CREATED = `EXISTS (SELECT 1 FROM payments p WHERE p.id = s.it
  */
 export async function expireDueCharges(deps: Deps): Promise<number> {
   const now = deps.clock.now();
+  const waiting = await waitingSetAside(deps.db, CHARGE_EXPIRY, now);
   const { rows } = await deps.db.query<{ id: string; workspace_id: string; environment: Environment }>(
     `SELECT id, workspace_id, environment FROM payments
       WHERE status = 'created' AND kind = 'pix_cash_in' AND expires_at <= $1
         AND NOT (environment = 'live' AND pix_txid IS NOT NULL)
-        AND ${notSetAside(CHARGE_EXPIRY, 'id::text', '$1')}
+        AND ${notWaitingSql('id::text', '$2')}
       ORDER BY expires_at LIMIT 100`,
-    [now],
+    [now, waiting],
   );
   const failures = await eachApart(
     deps.db,
@@ -94,7 +101,7 @@ export async function expireDueCharges(deps: Deps): Promise<number> {
     (row) => expireCharge(deps, row.workspace_id, row.environment, row.id),
     () => deps.clock.now(),
   );
-  await closeSettledElsewhere(deps.db, CHARGE_EXPIRY, STILL_CREATED, deps.clock.now());
+  await closeSettledElsewhere(deps.db, CHARGE_EXPIRY, stillCreated(deps.db), deps.clock.now());
   if (failures.length > 0) throw new SetAsideError(CHARGE_EXPIRY, failures);
   return rows.length;
 }

@@ -1,7 +1,12 @@
 import type { Deps } from '../../../platform/context.ts';
-import { closeSettledElsewhere, eachApart, SetAsideError } from '../../../platform/set-aside.ts';
+import {
+  closeSettledElsewhere,
+  eachApart,
+  SetAsideError,
+  waitingSetAside,
+} from '../../../platform/set-aside.ts';
 import type { BackgroundTask } from '../../../platform/tasks.ts';
-import { expireCharge, STILL_CREATED } from '../charge-payment.ts';
+import { expireCharge, stillCreated } from '../charge-payment.ts';
 import { settleCharge } from './receive.ts';
 import { CHARGE_POLL, liveChargesAwaiting } from './repo.ts';
 
@@ -19,7 +24,8 @@ export async function pollLiveCharges(deps: Deps): Promise<number> {
   if (!deps.providers.has('pix', 'live')) return 0;
   const provider = deps.providers.get('pix', 'live');
   if (!provider.getCharge) return 0;
-  const charges = await liveChargesAwaiting(deps.db, cursor, ROUND, deps.clock.now());
+  const waiting = await waitingSetAside(deps.db, CHARGE_POLL, deps.clock.now());
+  const charges = await liveChargesAwaiting(deps.db, cursor, ROUND, waiting);
   cursor = charges.length < ROUND ? FIRST_ID : charges.at(-1)!.id;
   // One charge that throws (an answer that cannot be read, a credit refused) is set aside: it
   // would otherwise stop every round at the same place, before the charges after it.
@@ -45,7 +51,7 @@ export async function pollLiveCharges(deps: Deps): Promise<number> {
     },
     () => deps.clock.now(),
   );
-  await closeSettledElsewhere(deps.db, CHARGE_POLL, STILL_CREATED, deps.clock.now());
+  await closeSettledElsewhere(deps.db, CHARGE_POLL, stillCreated(deps.db), deps.clock.now());
   if (failures.length > 0) throw new SetAsideError(CHARGE_POLL, failures);
   return 0;
 }

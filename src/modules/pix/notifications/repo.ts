@@ -1,6 +1,6 @@
 import type { Queryable } from '../../../db/types.ts';
 import { newId } from '../../../platform/ids.ts';
-import { notSetAside } from '../../../platform/set-aside.ts';
+import { notWaitingSql } from '../../../platform/set-aside.ts';
 
 /** Where the charge poll sets aside a charge it cannot settle or expire (set_aside_items.source). */
 export const CHARGE_POLL = 'pix-charge-poll';
@@ -84,19 +84,19 @@ export async function findLiveCharge(q: Queryable, txid: string): Promise<LivePa
 
 /**
  * Live charges still waiting for their PIX, in id order after `after` (the poll's round-robin cursor),
- * but for those the poll set aside until their retry is due.
+ * but for those the poll set aside until their retry is due (`waiting`, their ids).
  */
 export async function liveChargesAwaiting(
   q: Queryable,
   after: string,
   limit: number,
-  now: Date,
+  waiting: readonly string[],
 ): Promise<(LivePayment & { pix_txid: string; expires_at: Date | null })[]> {
   const { rows } = await q.query<LivePayment & { pix_txid: string; expires_at: Date | null }>(
     `SELECT ${COLUMNS}, pix_txid, expires_at FROM payments
       WHERE environment = 'live' AND kind = 'pix_cash_in' AND status = 'created' AND pix_txid IS NOT NULL
-        AND id > $1 AND ${notSetAside(CHARGE_POLL, 'id::text', '$3')} ORDER BY id LIMIT $2`,
-    [after, limit, now],
+        AND id > $1 AND ${notWaitingSql('id::text', '$3')} ORDER BY id LIMIT $2`,
+    [after, limit, [...waiting]],
   );
   return rows;
 }
