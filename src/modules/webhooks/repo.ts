@@ -137,15 +137,25 @@ export interface DueDelivery {
   payload: EmittedEvent;
 }
 
+/** What one claim asks for: see selectDueDeliveries. */
+export interface DueQuery {
+  now: Date;
+  perEndpoint: number;
+  skipEndpoints: string[];
+  afterEndpoint: string;
+  limit: number;
+}
+
+/** A delivery free to claim at $1 (now): pending, due, and under no lease. */
+const CLAIMABLE =
+  "status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)";
+
 /**
  * Due deliveries, locked (FOR UPDATE SKIP LOCKED: another dispatcher's claim is skipped, not waited
  * for): enabled endpoints in round-robin order starting after `afterEndpoint`, at most `perEndpoint`
  * of each, none of the `skipEndpoints` (those already at their bound here), `limit` in all.
  */
-export async function selectDueDeliveries(
-  tx: Tx,
-  due: { now: Date; perEndpoint: number; skipEndpoints: string[]; afterEndpoint: string; limit: number },
-): Promise<DueDelivery[]> {
+export async function selectDueDeliveries(tx: Tx, due: DueQuery): Promise<DueDelivery[]> {
   const { rows } = await tx.query<DueDelivery>(
     `SELECT d.workspace_id, d.id, d.endpoint_id, d.event_id, d.attempts, e.environment, e.url,
             e.secret_enc, e.previous_secret_enc, e.previous_secret_expires_at, ev.payload
@@ -156,14 +166,66 @@ export async function selectDueDeliveries(
       CROSS JOIN LATERAL (
              SELECT workspace_id, id, endpoint_id, event_id, attempts, next_attempt_at
                FROM webhook_deliveries
-              WHERE workspace_id = e.workspace_id AND endpoint_id = e.id AND status = 'pending'
-                AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
+              WHERE workspace_id = e.workspace_id AND endpoint_id = e.id AND ${CLAIMABLE}
               ORDER BY next_attempt_at, id
               LIMIT $2
                 FOR UPDATE SKIP LOCKED) d
        JOIN events ev ON ev.workspace_id = d.workspace_id AND ev.id = d.event_id
       LIMIT $5`,
     [due.now, due.perEndpoint, due.skipEndpoints, due.afterEndpoint, due.limit],
+  );
+  return rows;
+}
+
+/**
+ * The deliveries selectDueDeliveries would claim, in its order, read without locks: on Citus, where
+ * FOR UPDATE cannot span shards, this read goes to every shard and lockDueDeliveries then locks them
+ * one workspace (one shard) at a time. The order is spelled out in full, as the coordinator merges
+ * the shards' rows by it.
+ */
+export async function peekDueDeliveries(
+  q: Queryable,
+  due: DueQuery,
+): Promise<{ workspace_id: string; id: string }[]> {
+  const { rows } = await q.query<{ workspace_id: string; id: string }>(
+    `SELECT d.workspace_id, d.id
+       FROM webhook_endpoints e
+      CROSS JOIN LATERAL (
+             SELECT workspace_id, id, next_attempt_at
+               FROM webhook_deliveries
+              WHERE workspace_id = e.workspace_id AND endpoint_id = e.id AND ${CLAIMABLE}
+              ORDER BY next_attempt_at, id
+              LIMIT $2) d
+      WHERE e.status = 'enabled' AND e.deleted_at IS NULL AND NOT (e.id = ANY ($3::uuid[]))
+      ORDER BY e.id <= $4::uuid, e.id, d.next_attempt_at, d.id
+      LIMIT $5`,
+    [due.now, due.perEndpoint, due.skipEndpoints, due.afterEndpoint, due.limit],
+  );
+  return rows;
+}
+
+/**
+ * Locks the given deliveries of one workspace that are still due at `now` and whose endpoint is
+ * still enabled (SKIP LOCKED: those another claim holds are left out), with what sending them needs.
+ * Every table is filtered on the workspace, so on Citus the statement runs on that workspace's shard.
+ */
+export async function lockDueDeliveries(
+  tx: Tx,
+  now: Date,
+  workspaceId: string,
+  deliveryIds: readonly string[],
+): Promise<DueDelivery[]> {
+  const { rows } = await tx.query<DueDelivery>(
+    `SELECT d.workspace_id, d.id, d.endpoint_id, d.event_id, d.attempts, e.environment, e.url,
+            e.secret_enc, e.previous_secret_enc, e.previous_secret_expires_at, ev.payload
+       FROM (SELECT workspace_id, id, endpoint_id, event_id, attempts
+               FROM webhook_deliveries
+              WHERE workspace_id = $2 AND id = ANY ($3::uuid[]) AND ${CLAIMABLE}
+                FOR UPDATE SKIP LOCKED) d
+       JOIN webhook_endpoints e ON e.workspace_id = $2 AND e.id = d.endpoint_id
+       JOIN events ev ON ev.workspace_id = $2 AND ev.id = d.event_id
+      WHERE e.status = 'enabled' AND e.deleted_at IS NULL`,
+    [now, workspaceId, deliveryIds],
   );
   return rows;
 }

@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { isCitusCluster } from '../../../db/distribute.ts';
 import type { Deps } from '../../../platform/context.ts';
 import { type SendOutcome, WebhookHttp } from '../send.ts';
 import { claimDue, type LeasedDelivery } from './claim.ts';
@@ -46,6 +47,8 @@ export class WebhookDispatcher {
   private readonly http = new WebhookHttp();
   /** Made by the first round: it writes to that round's database, the only one a dispatcher serves. */
   private recorder: AttemptRecorder | undefined;
+  /** Whether that database is a Citus cluster, where the claim goes workspace by workspace: asked once. */
+  private claimPerWorkspace: boolean | undefined;
   private readonly inFlightByEndpoint = new Map<string, number>();
   private readonly inFlight = new Set<Promise<void>>();
   /** Aborted by stop() once it has waited stopWaitMs: cuts the attempts still waiting for an answer. */
@@ -77,12 +80,14 @@ export class WebhookDispatcher {
     const room = this.maxInFlight - this.inFlight.size;
     if (room <= 0 || this.stopping) return 0;
     this.recorder ??= new AttemptRecorder(deps.db, this.leaseMs);
+    this.claimPerWorkspace ??= await isCitusCluster(deps.db);
     const claims = await claimDue(deps, {
       room,
       perEndpoint: this.perEndpoint,
       inFlightByEndpoint: this.inFlightByEndpoint,
       afterEndpoint: this.lastEndpoint,
       leaseMs: this.leaseMs,
+      perWorkspace: this.claimPerWorkspace,
     });
     if (claims.length > 0) this.lastEndpoint = claims[claims.length - 1]!.endpoint_id;
     for (const claim of claims) this.track(claim.endpoint_id, this.attempt(deps, claim));
