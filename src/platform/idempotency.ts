@@ -190,18 +190,22 @@ export async function answerIsStored(deps: Deps, request: FastifyRequest): Promi
 
 /**
  * Inserts the key's record; false when it exists (after waiting for a concurrent duplicate's outcome).
- * RETURNING runs only once the row is in (after any wait on a concurrent duplicate): it lifts the lock
- * timeout, which is meant for that wait alone, for the rest of the write.
+ * The outer SELECT runs only once the row is in (after any wait on a concurrent duplicate): it lifts
+ * the lock timeout, which is meant for that wait alone, for the rest of the write. It is a SELECT over
+ * the insert rather than the insert's RETURNING because a distributed database (Citus) takes no
+ * volatile function in a RETURNING.
  */
 async function claimKey(tx: Tx, params: unknown[]): Promise<boolean> {
   try {
     const result = await tx.query(
-      `INSERT INTO idempotency_keys (workspace_id, environment, caller, key, request_hash, method, path, money_moving)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING
-       RETURNING set_config('lock_timeout', '0', true)`,
+      `WITH claimed AS (
+         INSERT INTO idempotency_keys (workspace_id, environment, caller, key, request_hash, method, path, money_moving)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING 1
+       )
+       SELECT set_config('lock_timeout', '0', true) FROM claimed`,
       params,
     );
-    return result.rowCount === 1;
+    return result.rows.length === 1;
   } catch (error) {
     if (pgErrorCode(error) === LOCK_NOT_AVAILABLE) {
       throw new AppError(

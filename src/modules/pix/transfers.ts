@@ -56,24 +56,32 @@ async function transferStatus(deps: Deps, row: PaymentRow): Promise<TransferOutc
 }
 
 /**
- * The original cash-in becomes `refunded` once completed refunds add up to all of it. The sum shares
- * the locking statement's snapshot: safe, since two completing refunds of one original have already
- * queued on the party's locked balance in ledger_post (test/pix/refunds-concurrency.test.ts).
+ * The original cash-in becomes `refunded` once completed refunds add up to all of it. The original is
+ * locked first, then its refunds summed in a statement of their own (a distributed database takes no
+ * FOR UPDATE over a subquery): two completing refunds of one original queue on that lock, and the
+ * second sums after the first committed (test/pix/refunds-concurrency.test.ts).
  */
 async function markRefundedWhenWhole(tx: Tx, row: PaymentRow, at: Date): Promise<void> {
   if (row.kind !== 'pix_refund' || !row.related_payment_id) return;
-  const { rows } = await tx.query<{ refunded: bigint; amount: bigint; status: string }>(
-    `SELECT p.amount_minor AS amount, p.status,
-            (SELECT coalesce(sum(r.amount_minor), 0) FROM payments r
-              WHERE r.workspace_id = p.workspace_id AND r.related_payment_id = p.id
-                AND r.kind = 'pix_refund' AND r.status = 'completed')::bigint AS refunded
-       FROM payments p WHERE p.workspace_id = $2 AND p.id = $1 FOR UPDATE`,
-    [row.related_payment_id, row.workspace_id],
-  );
-  const original = rows[0];
+  const original = await lockRefundable(tx, row.workspace_id, row.related_payment_id);
   if (original && original.status === 'completed' && original.refunded >= original.amount) {
     await transition(tx, scopeOf(row), row.related_payment_id, 'refunded', {}, { at });
   }
+}
+
+/** The original cash-in, locked, with what its completed refunds add up to. */
+async function lockRefundable(tx: Tx, workspaceId: string, id: string) {
+  const { rows } = await tx.query<{ amount: bigint; status: string }>(
+    'SELECT amount_minor AS amount, status FROM payments WHERE workspace_id = $1 AND id = $2 FOR UPDATE',
+    [workspaceId, id],
+  );
+  if (!rows[0]) return undefined;
+  const { rows: sums } = await tx.query<{ refunded: bigint }>(
+    `SELECT coalesce(sum(amount_minor), 0)::bigint AS refunded FROM payments
+      WHERE workspace_id = $1 AND related_payment_id = $2 AND kind = 'pix_refund' AND status = 'completed'`,
+    [workspaceId, id],
+  );
+  return { ...rows[0], refunded: sums[0]!.refunded };
 }
 
 export const pixRail: OutboundRail = {
