@@ -2,7 +2,7 @@
  * Reconciliation must not fail (and refund) a payout the provider may still receive.
  *
  * A handler that runs past HANDLER_TIMEOUT_MS "ends" by timeout while its provider call is still in
- * flight. Were its job parked after that 25th attempt, the reconcile sweep (src/flows/outbound.ts)
+ * flight. Were its job parked after that 25th attempt, the reconcile sweep (src/flows/outbound/reconcile.ts)
  * would see a `created` payout with no live job, ask the provider, hear `unknown` (the request has
  * not landed yet), fail the payout with provider_unreachable and return amount + fee to available;
  * the late sendPayout would then land and the provider pay the transfer out: the party keeps its

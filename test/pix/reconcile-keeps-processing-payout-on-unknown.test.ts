@@ -1,7 +1,7 @@
 /**
  * A payout is only `processing` because the provider answered for it (recordOutcome), so the
  * provider did receive it: an `unknown` from a status lookup then is a lookup glitch (replica lag, a
- * PSP's partial outage), not proof that no money left. The reconcile sweep (src/flows/outbound.ts)
+ * PSP's partial outage), not proof that no money left. The reconcile sweep (src/flows/outbound/reconcile.ts)
  * once mapped `unknown` to failed + refund for every payment it looked at, this one included: the
  * party was refunded while the PSP could still pay the transfer out.
  */

@@ -110,11 +110,10 @@ const TABLE_READERS: Record<string, string[]> = {
   // verify checks the books across modules (read-only, by design). The checkout's payment list pages
   // and filters payments joined to its own link payments (docs/architecture.md, Payment links). The
   // PIX rail finds its own payments by their PIX columns (txid, expiry, the refunds a charge has had);
-  // every change to them still goes through the payments service (the write check holds it). The
-  // outbound flow's reconcile sweep finds the payments no job moves any more, by their jobs.
-  payments: ['modules/verify', 'modules/links/repo.ts', 'modules/pix', 'flows/outbound.ts'],
+  // every change to them still goes through the payments service (the write check holds it).
+  payments: ['modules/verify', 'modules/links/repo.ts', 'modules/pix'],
   // The scrape-time gauges: jobs due and parked, deliveries due, items set aside and still open.
-  jobs: ['platform/metrics.ts', 'flows/outbound.ts'],
+  jobs: ['platform/metrics.ts'],
   set_aside_items: ['platform/metrics.ts'],
   // The outbox fans an event out to the enabled endpoints in the event's own statement (as it writes
   // their deliveries); verify checks every delivery against an event of its endpoint.

@@ -1,6 +1,6 @@
 /**
  * The postings each payment must have, by kind and status, read off the flows that write them
- * (flows/outbound.ts, pix charge-payment and simulate, crypto deposits, rfq execute). A payment's
+ * (flows/outbound/, pix charge-payment and simulate, crypto deposits, rfq execute). A payment's
  * journals are summarised as the net per account class and a journal count:
  *   p:<kind>:<currency>          the payment's own party      o:…  any other party (split shares)
  *   s:<kind>:<currency>:<network> a system account of the workspace
