@@ -90,8 +90,9 @@ export function errorsGuide(): string {
 # Errors
 
 Every error answers \`{"error": "<code>", "message": "<sentence>"}\`, with
-\`details: [{field, issue}]\` on validation failures, and an \`X-Request-Id\` header to quote to
-support. Branch on \`error\` (the code), never on the message. The SDK throws a \`LastroError\`
+\`details: [{field, issue}]\` on validation failures and on refusals about one field of the request
+(\`invalid_pix_key\` names \`body.pix_key\`, \`insufficient_balance\` on a payout \`body.amount_minor\`),
+and an \`X-Request-Id\` header to quote to support. Branch on \`error\` (the code), never on the message. The SDK throws a \`LastroError\`
 subclass with \`code\`, \`status\`, \`requestId\`, \`message\` and \`details\`; 429 and 503 are retried
 before they reach you ([idempotency and retries](idempotency.md)).
 

@@ -51,15 +51,36 @@ export class InvalidJournalError extends Error {
   override name = 'InvalidJournalError';
 }
 
-/** The typed failure of a debit its balance cannot cover: 422 insufficient_balance on the wire. */
+/**
+ * The typed failure of a debit its balance cannot cover: 422 insufficient_balance on the wire,
+ * naming the request's amount field once a caller that knows it says which (debitOfField).
+ */
 export class InsufficientBalanceError extends AppError {
-  constructor(readonly account: AccountRef) {
+  constructor(
+    readonly account: AccountRef,
+    field?: string,
+  ) {
     super(
       'insufficient_balance',
       account.type === 'party'
         ? `The ${account.kind} ${account.currency} balance of party ${account.partyId} cannot cover this amount.`
         : `The ${account.kind} ${account.currency} account cannot cover this amount.`,
+      field ? [{ field, issue: 'is more than the available balance can cover, fee included' }] : undefined,
     );
+  }
+}
+
+/**
+ * Runs a write that debits the amount the request's `field` asks for: a balance that cannot cover it
+ * is refused naming that field, as a validation error names its own. The ledger sees postings, not
+ * requests, so the service that knows the field says it here.
+ */
+export async function debitOfField<T>(field: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof InsufficientBalanceError) throw new InsufficientBalanceError(error.account, field);
+    throw error;
   }
 }
 

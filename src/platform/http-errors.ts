@@ -66,14 +66,30 @@ const unstorableText = () =>
   new AppError('invalid_request', 'Text cannot contain NUL (U+0000) or a lone surrogate.');
 // NUL reaches PostgreSQL as 22021 in a text column and as 22P05 in jsonb: one cause, one answer.
 // Bodies are refused before this (json-guard, naming the field); this is what a query string meets.
-const DATA_ERRORS: Record<string, () => AppError> = {
+const DATA_ERRORS: Record<string, (request: FastifyRequest) => AppError> = {
   '22P05': unstorableText,
   '22021': unstorableText,
   '22007': () => new AppError('invalid_request', 'A date-time is outside the range this API accepts.'),
   '22009': () => new AppError('invalid_request', 'A date-time is outside the range this API accepts.'),
   '22008': () => new AppError('invalid_request', 'A date-time is outside the range this API accepts.'),
-  '22003': () => new AppError('invalid_amount', 'The amount is outside the range the ledger can hold.'),
+  '22003': (request) =>
+    new AppError(
+      'invalid_amount',
+      'The amount is outside the range the ledger can hold.',
+      amountDetails(request, 'is outside the range the ledger can hold'),
+    ),
 };
+
+/**
+ * The amount field of the request's body (`amount_minor`, `base_amount_minor`), which a number past
+ * BIGINT can only have come from; none when the body has no amount (the amount was a stored one).
+ */
+function amountDetails(request: FastifyRequest, issue: string): ErrorDetail[] | undefined {
+  const body = request.body;
+  if (typeof body !== 'object' || body === null) return undefined;
+  const key = Object.keys(body).find((name) => name.endsWith('amount_minor'));
+  return key ? [{ field: `body.${key}`, issue }] : undefined;
+}
 
 /** The database cannot be reached: nothing was written (or, lost during COMMIT, it is unknown); retry. */
 export const databaseUnavailable = () =>
@@ -122,7 +138,7 @@ export function toAppError(error: FastifyError | AppError | Error, request: Fast
       ]);
   }
   const dataError = DATA_ERRORS[pgErrorCode(error) ?? ''];
-  if (dataError) return dataError();
+  if (dataError) return dataError(request);
   if (isConnectionError(error)) {
     request.log.warn({ err: error }, 'database connection lost');
     return databaseUnavailable();

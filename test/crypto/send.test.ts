@@ -148,7 +148,11 @@ describe('a send that goes through', () => {
 /** Runs `call` and checks it left no trace: same balances, no new payment. */
 async function refused(
   target: CryptoWorkspace,
-  call: () => Promise<{ statusCode: number; body: string; json(): { error: string; message: string } }>,
+  call: () => Promise<{
+    statusCode: number;
+    body: string;
+    json(): { error: string; message: string; details?: unknown };
+  }>,
   status: number,
   code: string,
 ) {
@@ -175,6 +179,11 @@ describe('who may send where', () => {
       );
       expect(body.message).toContain(STRANGER);
     }
+  });
+
+  it('the whitelist refusal names body.to_address, so a client shows it next to the address', async () => {
+    const body = await refused(ws, () => send({ to_address: STRANGER }), 403, 'destination_not_whitelisted');
+    expect(body.details).toEqual([{ field: 'body.to_address', issue: 'is not whitelisted on polygon' }]);
   });
 
   it('an EVM address whitelisted on polygon does not count on base (the same wallet exists there)', async () => {
@@ -225,6 +234,21 @@ describe('a 2FA dashboard session must carry X-OTP-Code', () => {
     const stale = code();
     ctx.clock.advance(5 * 60_000);
     await refused(tfa, () => tfa.session.post(SEND, body, { 'x-otp-code': stale }), 401, 'otp_invalid');
+  });
+
+  it('a refusal of the code names the header it travels in, headers.x-otp-code', async () => {
+    const missing = await refused(tfa, () => tfa.session.post(SEND, body), 401, 'otp_required');
+    expect(missing.details).toEqual([
+      { field: 'headers.x-otp-code', issue: 'is required: two-factor authentication is on' },
+    ]);
+    const wrong = String((Number(code()) + 1) % 1_000_000).padStart(6, '0');
+    const refusal = await refused(
+      tfa,
+      () => tfa.session.post(SEND, body, { 'x-otp-code': wrong }),
+      401,
+      'otp_invalid',
+    );
+    expect(refusal.details).toEqual([{ field: 'headers.x-otp-code', issue: 'is wrong or has expired' }]);
   });
 
   it('the OTP is asked before the body is looked at', async () => {
@@ -290,12 +314,15 @@ describe('refusals, in API.md order, leave balances untouched', () => {
     await fresh.deposit(wallet.id, '1000000');
     await fresh.whitelist('polygon', OUTSIDE.evm);
     const body = { to_address: OUTSIDE.evm, network: 'polygon', currency: 'USDT' };
-    await refused(
+    const short = await refused(
       fresh,
       () => fresh.api.post(SEND, { ...body, amount_minor: '1000000' }),
       422,
       'insufficient_balance',
     );
+    expect(short.details).toEqual([
+      { field: 'body.amount_minor', issue: 'is more than the available balance can cover, fee included' },
+    ]);
     const ok = await fresh.api.post(SEND, { ...body, amount_minor: String(1_000_000n - BigInt(FEE)) });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(await fresh.coins()).toMatchObject({ available: '0', locked: '1000000' });

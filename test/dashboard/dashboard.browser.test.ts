@@ -184,7 +184,7 @@ describe.skipIf(!canRunBrowser)('dashboard in chromium', { timeout: 180_000 }, (
     const codeError = page
       .locator('.field', { has: page.getByLabel('Authenticator code') })
       .locator('.error');
-    await expect.poll(() => codeError.textContent()).toBe('The one-time code is wrong or has expired.');
+    await expect.poll(() => codeError.textContent()).toBe('Authenticator code is wrong or has expired.');
     await page.getByLabel('Authenticator code').fill(await freshCode(secret));
     await page.getByRole('button', { name: 'Confirm and turn on' }).click();
     await page.getByText('Two-factor authentication is on.').waitFor();
@@ -420,7 +420,7 @@ describe.skipIf(!canRunBrowser)('dashboard in chromium', { timeout: 180_000 }, (
     const wrong = generateSync({ secret: totpSecret, epoch: Math.floor(Date.now() / 1000) - 600 });
     await send.getByLabel('Authenticator code').fill(wrong);
     await send.getByRole('button', { name: 'Send' }).click();
-    await expect.poll(() => otpError.textContent()).toBe('The one-time code is wrong or has expired.');
+    await expect.poll(() => otpError.textContent()).toBe('Authenticator code is wrong or has expired.');
     await send.getByLabel('Authenticator code').fill(await freshCode(totpSecret));
     await checkA11y('wallets');
     await shot('wallets');

@@ -1,9 +1,9 @@
-/** Where a dashboard form shows the API's refusal: by `details[].field`, else by code, else above it. */
+/** Where a dashboard form shows the API's refusal: by `details[].field`, else above it. */
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../web/dashboard/src/api.ts';
 import { fieldErrors } from '../../web/dashboard/src/form-errors.ts';
 
-const fieldNames = ['amount_minor', 'pix_key', 'slug', 'splits'];
+const fieldNames = ['amount_minor', 'pix_key', 'slug', 'splits', 'otp_code'];
 
 describe('dashboard form errors', () => {
   it('names the field of each detail by its label, the issue in the page language', () => {
@@ -32,25 +32,45 @@ describe('dashboard form errors', () => {
     });
   });
 
-  it('places a refusal that names no form field by its code, with its message', () => {
-    const form = { fieldNames, labels: {}, locale: 'pt-BR' };
+  it('places the business refusals by the field they name, in the page language', () => {
+    const labels = { pix_key: 'Chave PIX', amount_minor: 'Valor' };
     const wrongKey = new ApiError(
       400,
       'invalid_pix_key',
       'pix_key is not a valid CPF, CNPJ, e-mail or EVP key.',
+      [{ field: 'body.pix_key', issue: 'is not a valid CPF, CNPJ, e-mail, +55 phone or EVP key' }],
     );
-    expect(fieldErrors(wrongKey, form)).toEqual({
-      pix_key: 'Pix_key is not a valid CPF, CNPJ, e-mail or EVP key.',
+    expect(fieldErrors(wrongKey, { fieldNames, labels, locale: 'pt-BR' })).toEqual({
+      pix_key: 'Chave PIX não é uma chave CPF, CNPJ, e-mail, telefone +55 ou EVP válida.',
     });
-    const elsewhere = new ApiError(400, 'invalid_amount', 'A PIX charge is at most 99 minor units', [
-      { field: 'body.amount', issue: 'must be at most 99' },
-    ]);
-    expect(fieldErrors(elsewhere, form)).toEqual({ amount_minor: 'A PIX charge is at most 99 minor units.' });
+    const short = new ApiError(
+      422,
+      'insufficient_balance',
+      'The available BRL balance cannot cover this amount.',
+      [{ field: 'body.amount_minor', issue: 'is more than the available balance can cover, fee included' }],
+    );
+    expect(fieldErrors(short, { fieldNames, labels: { amount_minor: 'Amount' }, locale: 'en' })).toEqual({
+      amount_minor: 'Amount is more than the available balance can cover, fee included.',
+    });
   });
 
-  it('places nothing when the refusal concerns none of the fields', () => {
+  it('places a header the API names on the field its value is typed in', () => {
+    const wrongCode = new ApiError(401, 'otp_invalid', 'The one-time code is wrong or has expired.', [
+      { field: 'headers.x-otp-code', issue: 'is wrong or has expired' },
+    ]);
+    const labels = { otp_code: 'Authenticator code' };
+    expect(fieldErrors(wrongCode, { fieldNames, labels, locale: 'en' })).toEqual({
+      otp_code: 'Authenticator code is wrong or has expired.',
+    });
+  });
+
+  it('places nothing when the refusal names none of the fields: its message goes above the form', () => {
     const form = { fieldNames: ['pix_key'], labels: {}, locale: 'en' };
     expect(fieldErrors(new ApiError(422, 'insufficient_balance', 'No money.'), form)).toEqual({});
     expect(fieldErrors(new ApiError(0, 'network', 'offline'), form)).toEqual({});
+    const elsewhere = new ApiError(400, 'invalid_amount', 'A PIX charge is at most 99 minor units', [
+      { field: 'body.amount', issue: 'must be at most 99' },
+    ]);
+    expect(fieldErrors(elsewhere, { fieldNames, labels: {}, locale: 'en' })).toEqual({});
   });
 });

@@ -44,7 +44,10 @@ describe('PIX settlement account under huge sandbox cash-ins', () => {
     ]);
     const res = await ws.api.post('/v1/sandbox/simulate/pix/cash-in', { amount_minor: '999999999999' });
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json().error).toBe('invalid_amount');
+    expect(res.json()).toMatchObject({
+      error: 'invalid_amount',
+      details: [{ field: 'body.amount_minor', issue: 'is outside the range the ledger can hold' }],
+    });
     const neighbour = await other.api.post('/v1/sandbox/simulate/pix/cash-in', {
       amount_minor: '999999999999',
     });

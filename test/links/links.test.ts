@@ -82,7 +82,8 @@ describe('POST /payment-links', () => {
   });
 
   it('400 unsupported_currency: the checkout is PIX, in BRL', async () => {
-    await refused({ amount_minor: '100', currency: 'USDT' }, 400, 'unsupported_currency');
+    const body = await refused({ amount_minor: '100', currency: 'USDT' }, 400, 'unsupported_currency');
+    expect(body.details).toEqual([{ field: 'body.currency', issue: 'must be BRL on PIX' }]);
     await refused({ amount_minor: '100', currency: 'XYZ' }, 400, 'unsupported_currency');
   });
 

@@ -173,6 +173,15 @@ describe('validation', () => {
     expect(await ws.paymentCount('pix_cash_in')).toBe(count);
   });
 
+  it('a charge in a currency PIX does not carry names body.currency', async () => {
+    const res = await ws.api.post(CHARGES, { amount_minor: '1000', currency: 'USDC' });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toMatchObject({
+      error: 'unsupported_currency',
+      details: [{ field: 'body.currency', issue: 'must be BRL on PIX' }],
+    });
+  });
+
   it('live has no PIX provider: 503 provider_unavailable', async () => {
     const live = await world.workspace('Live charges');
     await enableProduction(world.app, live.owner);
@@ -255,7 +264,10 @@ describe('paying and expiring', () => {
     );
     const res = await w.api.post(CHARGES, { amount_minor: '100' });
     expect(res.statusCode).toBe(400);
-    expect(res.json().error).toBe('invalid_amount');
+    expect(res.json()).toMatchObject({
+      error: 'invalid_amount',
+      details: [{ field: 'body.amount_minor', issue: 'must be more than the cash-in fee of 100' }],
+    });
   });
 
   it('the sweeper expires charges past expires_at; an expired charge cannot be paid', async () => {

@@ -104,6 +104,25 @@ describe('body validation (400)', () => {
     }
   });
 
+  it('a refused key or currency names its field in details, as a validation error does', async () => {
+    const detailsOf = async (body: Record<string, unknown>, code: string) =>
+      (
+        await refused(ready, () => ready.session.post(PAYOUT, { amount_minor: '1000', ...body }), 400, code)
+      ).json().details;
+    expect(await detailsOf({ pix_key: ' ' }, 'pix_key_required')).toEqual([
+      { field: 'body.pix_key', issue: 'is required' },
+    ]);
+    expect(await detailsOf({ pix_key: 'not a key' }, 'invalid_pix_key')).toEqual([
+      { field: 'body.pix_key', issue: 'is not a valid CPF, CNPJ, e-mail, +55 phone or EVP key' },
+    ]);
+    expect(await detailsOf({ pix_key: 'ana@example.com', pix_key_type: 'cpf' }, 'invalid_pix_key')).toEqual([
+      { field: 'body.pix_key', issue: 'is not a valid cpf key' },
+    ]);
+    expect(await detailsOf({ pix_key: CPF, currency: 'USDT' }, 'unsupported_currency')).toEqual([
+      { field: 'body.currency', issue: 'must be BRL on PIX' },
+    ]);
+  });
+
   it('an unknown pix_key_type or a non-uuid party_id → 400 invalid_request', async () => {
     await refused(
       ready,
@@ -192,6 +211,19 @@ describe('balance (422)', () => {
       422,
       'insufficient_balance',
     );
+  });
+
+  it('insufficient_balance names body.amount_minor, the amount that would overdraw', async () => {
+    const ws = await world.workspace('Short', { settlementKey: true, fund: '100' });
+    const res = await refused(
+      ws,
+      () => ws.session.post(PAYOUT, { amount_minor: '1000', pix_key: CPF }),
+      422,
+      'insufficient_balance',
+    );
+    expect(res.json().details).toEqual([
+      { field: 'body.amount_minor', issue: 'is more than the available balance can cover, fee included' },
+    ]);
   });
 
   it('a workspace fee schedule counts in the balance check', async () => {

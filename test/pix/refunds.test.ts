@@ -131,7 +131,12 @@ describe('refunds', () => {
     ).toBe(200);
     const res = await refund(ws, charge.id, { amount_minor: '1000' });
     expect(res.statusCode, res.body).toBe(422);
-    expect(res.json().error).toBe('insufficient_balance');
+    expect(res.json()).toMatchObject({
+      error: 'insufficient_balance',
+      details: [
+        { field: 'body.amount_minor', issue: 'is more than the available balance can cover, fee included' },
+      ],
+    });
     expect(await ws.paymentCount('pix_refund')).toBe(0);
   });
 

@@ -108,6 +108,12 @@ describe('settlement key', () => {
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().error).toBe(code);
     }
+    const badKey = await w.session.put(URL('sandbox'), {
+      ...BODY,
+      pix_key: 'ana@example.com',
+      pix_key_type: 'phone',
+    });
+    expect(badKey.json().details).toEqual([{ field: 'body.pix_key', issue: 'is not a valid phone key' }]);
     expect((await w.session.get(URL('sandbox'))).statusCode).toBe(404);
     expect(await auditActions(w)).toHaveLength(0);
   });

@@ -273,9 +273,15 @@ describe('two-factor authentication', () => {
     const missing = await login();
     expect(missing.statusCode).toBe(401);
     expect(missing.json().error).toBe('otp_required');
+    expect(missing.json().details).toEqual([
+      { field: 'body.otp_code', issue: 'is required: two-factor authentication is on' },
+    ]);
     const bad = await login(totpCode(secret, new Date(world.clock.now().getTime() - 10 * 60_000)));
     expect(bad.statusCode).toBe(401);
-    expect(bad.json().error).toBe('otp_invalid');
+    expect(bad.json()).toMatchObject({
+      error: 'otp_invalid',
+      details: [{ field: 'body.otp_code', issue: 'is wrong or has expired' }],
+    });
     // The code that turned 2FA on is spent: the next step's code logs in.
     world.clock.advance(30_000);
     const good = await login(totpCode(secret, world.clock.now()));

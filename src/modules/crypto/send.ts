@@ -1,5 +1,6 @@
 import type { Tx } from '../../db/types.ts';
 import { currencyOf, parseAmount } from '../../ledger/currency.ts';
+import { debitOfField } from '../../ledger/ledger.ts';
 import { AppError, invalidRequest } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Ctx } from '../../platform/request-context.ts';
@@ -97,33 +98,36 @@ export async function sendCrypto(tx: Tx, ctx: Ctx, input: SendInput) {
     throw new AppError(
       'destination_not_whitelisted',
       `${toAddress} is not whitelisted on ${network}. The workspace owner adds destinations in the dashboard (POST /v1/${caller.environment}/whitelist).`,
+      [{ field: 'body.to_address', issue: `is not whitelisted on ${network}` }],
     );
   }
   const fee = networkFee(network);
   const at = deps.clock.now();
   const paymentId = newId();
-  const payment = await cryptoTransfers.start(
-    tx,
-    deps,
-    {
-      id: paymentId,
-      workspace_id: caller.workspaceId,
-      environment: caller.environment,
-      party_id: partyId,
-      kind: 'crypto_send',
-      amount_minor: amount,
-      currency,
-      fee_minor: fee,
-      network,
-      from_address: wallet.address,
-      to_address: toAddress,
-      wallet_id: wallet.id,
-      description: input.description ?? null,
-      idempotency_key: idempotencyKey ?? null,
-      metadata: input.metadata,
-      counterparty: { address: toAddress, network },
-    },
-    at,
+  const payment = await debitOfField('body.amount_minor', () =>
+    cryptoTransfers.start(
+      tx,
+      deps,
+      {
+        id: paymentId,
+        workspace_id: caller.workspaceId,
+        environment: caller.environment,
+        party_id: partyId,
+        kind: 'crypto_send',
+        amount_minor: amount,
+        currency,
+        fee_minor: fee,
+        network,
+        from_address: wallet.address,
+        to_address: toAddress,
+        wallet_id: wallet.id,
+        description: input.description ?? null,
+        idempotency_key: idempotencyKey ?? null,
+        metadata: input.metadata,
+        counterparty: { address: toAddress, network },
+      },
+      at,
+    ),
   );
   // A live chain may carry only some networks (EVM today): the rest answer 503 like a missing chain.
   const chain = deps.providers.get('chain', caller.environment);

@@ -5,7 +5,7 @@
  */
 import { randomInt } from 'node:crypto';
 import type { Queryable, Tx } from '../../db/types.ts';
-import { currencyOf, formatAmount, parseAmount } from '../../ledger/currency.ts';
+import { formatAmount, parseAmount } from '../../ledger/currency.ts';
 import { auditAction } from '../../platform/audit.ts';
 import type { Caller, Environment } from '../../platform/context.ts';
 import { AppError, type ErrorDetail, invalidRequest, notFound } from '../../platform/errors.ts';
@@ -18,6 +18,7 @@ import { parseDocument } from '../../providers/pix/keys.ts';
 import { owningParty, partyFilter, requestedParty } from '../parties/service.ts';
 import type { PaymentView } from '../payments/schemas.ts';
 import { paymentView } from '../payments/service.ts';
+import { pixCurrencyOf } from '../pix/service.ts';
 import {
   ACCENTED,
   claimSlug,
@@ -112,8 +113,7 @@ export async function createLink(tx: Tx, ctx: Ctx, input: CreateLinkInput): Prom
       { field: 'body.amount_minor', issue: 'required unless allow_custom_amount is true' },
     ]);
   }
-  const currency = currencyOf(input.currency ?? 'BRL', 'body.currency');
-  if (currency !== 'BRL') throw new AppError('unsupported_currency', 'Payment links take PIX, in BRL.');
+  const currency = pixCurrencyOf(input.currency, 'Payment links take PIX, in BRL.');
   const expiresAt = input.expires_at === undefined ? null : new Date(input.expires_at);
   if (expiresAt && expiresAt <= now) {
     throw invalidRequest('expires_at must be in the future.', [

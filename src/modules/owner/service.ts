@@ -54,7 +54,7 @@ export async function login(deps: Deps, input: { email: string; password: string
   const user = await repo.findUserByEmail(deps.db, input.email.trim().toLowerCase());
   const passwordOk = await verifyPassword(input.password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
   if (!user || !passwordOk) throw new AppError('invalid_credentials', 'E-mail or password is wrong.');
-  if (user.totp_enabled) await checkOtp(deps, deps.db, user, input.otp_code, 'otp_code');
+  if (user.totp_enabled) await checkOtp(deps, deps.db, user, input.otp_code, BODY_OTP);
   const token = newSessionToken();
   const expiresAt = sessionExpiry(deps);
   await repo.insertSession(deps.db, user.id, token, expiresAt);
@@ -62,18 +62,38 @@ export async function login(deps: Deps, input: { email: string; password: string
   return { session_token: token, expires_at: iso(expiresAt), user: userView(user), workspaces };
 }
 
-const wrongOtp = () => new AppError('otp_invalid', 'The one-time code is wrong or has expired.');
+/**
+ * Where a request carries its one-time code: the field its refusals name in `details`, and the name
+ * the message asks for. Login and turning 2FA on send `otp_code` in the body.
+ */
+export interface OtpSource {
+  field: string;
+  name: string;
+}
+const BODY_OTP: OtpSource = { field: 'body.otp_code', name: 'otp_code' };
 
 /**
  * Accepts a code once (RFC 6238 §5.2): its time step must be later than the last one accepted for
  * the user, and taking it is one conditional UPDATE, so a code seen by someone else (or sent twice at
  * once) is refused.
  */
-async function takeOtp(deps: Deps, q: Queryable, user: repo.UserRow, code: string): Promise<void> {
+async function takeOtp(
+  deps: Deps,
+  q: Queryable,
+  user: repo.UserRow,
+  code: string,
+  source: OtpSource,
+): Promise<void> {
   const step = totpStep(deps.sealer.open(user.totp_secret_enc!), code, deps.clock.now());
-  if (step === undefined) throw wrongOtp();
+  if (step === undefined) {
+    throw new AppError('otp_invalid', 'The one-time code is wrong or has expired.', [
+      { field: source.field, issue: 'is wrong or has expired' },
+    ]);
+  }
   if (!(await repo.claimTotpStep(q, user.id, step))) {
-    throw new AppError('otp_invalid', 'This one-time code has already been used; wait for the next one.');
+    throw new AppError('otp_invalid', 'This one-time code has already been used; wait for the next one.', [
+      { field: source.field, issue: 'has already been used; wait for the next one' },
+    ]);
   }
 }
 
@@ -83,19 +103,23 @@ async function checkOtp(
   q: Queryable,
   user: repo.UserRow,
   code: string | undefined,
-  name: string,
+  source: OtpSource,
 ) {
-  if (!code) throw new AppError('otp_required', `Two-factor authentication is on: send ${name}.`);
-  await takeOtp(deps, q, user, code);
+  if (!code) {
+    throw new AppError('otp_required', `Two-factor authentication is on: send ${source.name}.`, [
+      { field: source.field, issue: 'is required: two-factor authentication is on' },
+    ]);
+  }
+  await takeOtp(deps, q, user, code, source);
 }
 
 /**
  * The second factor of a 2FA user, asked again for a sensitive action (a crypto send from the
  * dashboard: X-OTP-Code). A user without 2FA passes.
  */
-export async function requireOtp(deps: Deps, userId: string, code: string | undefined, name: string) {
+export async function requireOtp(deps: Deps, userId: string, code: string | undefined, source: OtpSource) {
   const user = await repo.findUserById(deps.db, userId);
-  if (user?.totp_enabled) await checkOtp(deps, deps.db, user, code, name);
+  if (user?.totp_enabled) await checkOtp(deps, deps.db, user, code, source);
 }
 
 export async function logout(deps: Deps, session: SessionUser): Promise<void> {
@@ -115,7 +139,7 @@ export async function enableTwoFactor(deps: Deps, session: SessionUser, otpCode:
   if (user.totp_enabled) throw new AppError('conflict', 'Two-factor authentication is already on.');
   await deps.db.transaction(async (tx) => {
     // The code that turns 2FA on is spent like any other: it cannot log in a second time.
-    await takeOtp(deps, tx, user, otpCode);
+    await takeOtp(deps, tx, user, otpCode, BODY_OTP);
     await repo.enableTotp(tx, user.id);
     for (const workspace of await repo.workspacesOfUser(tx, user.id)) {
       await recordAudit(tx, {

@@ -1,5 +1,5 @@
 import type { Tx } from '../../db/types.ts';
-import { currencyOf, parseAmount } from '../../ledger/currency.ts';
+import { parseAmount } from '../../ledger/currency.ts';
 import { AppError, invalidRequest } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Ctx } from '../../platform/request-context.ts';
@@ -8,6 +8,7 @@ import { parseDocument } from '../../providers/pix/keys.ts';
 import { owningParty } from '../parties/service.ts';
 import type { PaymentView } from '../payments/schemas.ts';
 import { createPayment } from '../payments/service.ts';
+import { pixCurrencyOf } from './checks.ts';
 import { feeFor } from './fees.ts';
 
 export interface ChargeInput {
@@ -23,8 +24,7 @@ export interface ChargeInput {
 /** Checks a charge before anything is written or the provider is called. */
 export function validateCharge(input: ChargeInput) {
   const amount = parseAmount(input.amount_minor);
-  const currency = currencyOf(input.currency ?? 'BRL');
-  if (currency !== 'BRL') throw new AppError('unsupported_currency', 'PIX charges are in BRL.');
+  const currency = pixCurrencyOf(input.currency, 'PIX charges are in BRL.');
   if (amount > MAX_BR_CODE_AMOUNT_MINOR) {
     throw new AppError('invalid_amount', `A PIX charge is at most ${MAX_BR_CODE_AMOUNT_MINOR} minor units.`, [
       { field: 'body.amount_minor', issue: `must be at most ${MAX_BR_CODE_AMOUNT_MINOR} (BR Code field 54)` },
@@ -56,8 +56,11 @@ export async function createCharge(
   const provider = deps.providers.get('pix', caller.environment);
   const partyId = await owningParty(deps.db, caller, input.party_id);
   const fee = await feeFor(deps.db, caller.workspaceId, caller.environment, 'pix_cash_in', amount);
-  if (fee >= amount)
-    throw new AppError('invalid_amount', `amount_minor must be more than the cash-in fee of ${fee}.`);
+  if (fee >= amount) {
+    throw new AppError('invalid_amount', `amount_minor must be more than the cash-in fee of ${fee}.`, [
+      { field: 'body.amount_minor', issue: `must be more than the cash-in fee of ${fee}` },
+    ]);
+  }
   const paymentId = newId();
   const at = deps.clock.now();
   const expiresAt = new Date(at.getTime() + (input.expires_in_seconds ?? 86_400) * 1000);

@@ -1,10 +1,12 @@
 import type { Tx } from '../../db/types.ts';
-import { currencyOf, parseAmount } from '../../ledger/currency.ts';
+import { parseAmount } from '../../ledger/currency.ts';
+import { debitOfField } from '../../ledger/ledger.ts';
 import { AppError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Ctx } from '../../platform/request-context.ts';
-import { type PixKeyType, parsePixKey } from '../../providers/pix/keys.ts';
+import type { PixKeyType } from '../../providers/pix/keys.ts';
 import { refuseBlocked } from '../parties/service.ts';
+import { pixCurrencyOf, pixKeyOf, requirePixKey } from './checks.ts';
 import { computeFee, DEFAULT_FEES } from './fees.ts';
 import { loadPayoutContext } from './payout-context.ts';
 import { pixTransfers } from './transfers.ts';
@@ -33,16 +35,11 @@ export interface PayoutInput {
 export async function createPayout(tx: Tx, ctx: Ctx, input: PayoutInput) {
   const { caller, deps, idempotencyKey } = ctx;
   const amount = parseAmount(input.amount_minor);
-  const currency = currencyOf(input.currency ?? 'BRL');
-  if (currency !== 'BRL') throw new AppError('unsupported_currency', 'PIX payouts are in BRL.');
-  if (!input.pix_key?.trim()) throw new AppError('pix_key_required', 'pix_key is required.');
+  const currency = pixCurrencyOf(input.currency, 'PIX payouts are in BRL.');
   // The key's shape is checked for every caller, before anything decides where the money goes: a
   // malformed key is a caller's bug whoever sends it. Only a dashboard session's key is the destination;
   // an API key's payout goes to the registered settlement key, whatever pix_key says.
-  const parsedKey = parsePixKey(input.pix_key, input.pix_key_type);
-  if (!parsedKey) {
-    throw new AppError('invalid_pix_key', 'pix_key is not a valid CPF, CNPJ, e-mail, +55 phone or EVP key.');
-  }
+  const parsedKey = pixKeyOf(requirePixKey(input.pix_key), input.pix_key_type);
   const sentKey = caller.type === 'session' ? parsedKey : undefined;
   const context = await loadPayoutContext(tx, caller, input.party_id);
   const { partyId, settlement } = context;
@@ -61,29 +58,31 @@ export async function createPayout(tx: Tx, ctx: Ctx, input: PayoutInput) {
   const at = deps.clock.now();
   const paymentId = newId();
 
-  return pixTransfers.start(
-    tx,
-    deps,
-    {
-      id: paymentId,
-      workspace_id: caller.workspaceId,
-      environment: caller.environment,
-      party_id: partyId,
-      kind: 'pix_cash_out',
-      amount_minor: amount,
-      currency,
-      fee_minor: fee,
-      pix_key: destination.value,
-      description: input.description ?? null,
-      idempotency_key: idempotencyKey ?? null,
-      metadata: input.metadata,
-      counterparty: {
+  return debitOfField('body.amount_minor', () =>
+    pixTransfers.start(
+      tx,
+      deps,
+      {
+        id: paymentId,
+        workspace_id: caller.workspaceId,
+        environment: caller.environment,
+        party_id: partyId,
+        kind: 'pix_cash_out',
+        amount_minor: amount,
+        currency,
+        fee_minor: fee,
         pix_key: destination.value,
-        pix_key_type: destination.type,
-        name: sentKey ? (input.receiver_name ?? null) : settlement.holder_name,
-        document: sentKey ? (input.receiver_document ?? null) : settlement.holder_document,
+        description: input.description ?? null,
+        idempotency_key: idempotencyKey ?? null,
+        metadata: input.metadata,
+        counterparty: {
+          pix_key: destination.value,
+          pix_key_type: destination.type,
+          name: sentKey ? (input.receiver_name ?? null) : settlement.holder_name,
+          document: sentKey ? (input.receiver_document ?? null) : settlement.holder_document,
+        },
       },
-    },
-    at,
+      at,
+    ),
   );
 }

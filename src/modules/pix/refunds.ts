@@ -1,6 +1,7 @@
 import type { Tx } from '../../db/types.ts';
 import type { Currency } from '../../ledger/currency.ts';
 import { parseAmount } from '../../ledger/currency.ts';
+import { debitOfField } from '../../ledger/ledger.ts';
 import { AppError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Ctx } from '../../platform/request-context.ts';
@@ -52,22 +53,25 @@ export async function createRefund(
     ]);
   }
   const paymentId = newId();
-  return pixTransfers.start(
-    tx,
-    deps,
-    {
-      id: paymentId,
-      workspace_id: original.workspace_id,
-      environment: original.environment,
-      party_id: original.party_id,
-      kind: 'pix_refund',
-      amount_minor: amount,
-      currency: original.currency as Currency,
-      related_payment_id: original.id,
-      description: input.description ?? null,
-      idempotency_key: idempotencyKey ?? null,
-      counterparty: original.counterparty,
-    },
-    at,
+  // Without amount_minor the refund is of all that is left: still the field that would ask for less.
+  return debitOfField('body.amount_minor', () =>
+    pixTransfers.start(
+      tx,
+      deps,
+      {
+        id: paymentId,
+        workspace_id: original.workspace_id,
+        environment: original.environment,
+        party_id: original.party_id,
+        kind: 'pix_refund',
+        amount_minor: amount,
+        currency: original.currency as Currency,
+        related_payment_id: original.id,
+        description: input.description ?? null,
+        idempotency_key: idempotencyKey ?? null,
+        counterparty: original.counterparty,
+      },
+      at,
+    ),
   );
 }

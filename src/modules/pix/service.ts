@@ -1,3 +1,4 @@
 /** What other modules may ask of the PIX module. */
 export { type ChargeInput, createCharge } from './charges.ts';
+export { pixCurrencyOf } from './checks.ts';
 export { qrPngDataUrl } from './qr-image.ts';

@@ -1,10 +1,11 @@
 import type { Queryable, Tx } from '../../db/types.ts';
 import { auditAction } from '../../platform/audit.ts';
 import type { Environment } from '../../platform/context.ts';
-import { AppError, invalidRequest, notFound } from '../../platform/errors.ts';
+import { invalidRequest, notFound } from '../../platform/errors.ts';
 import type { Ctx } from '../../platform/request-context.ts';
 import { iso } from '../../platform/schema.ts';
-import { type PixKeyType, parseDocument, parsePixKey } from '../../providers/pix/keys.ts';
+import { type PixKeyType, parseDocument } from '../../providers/pix/keys.ts';
+import { pixKeyOf } from './checks.ts';
 
 export interface SettlementKeyRow {
   workspace_id: string;
@@ -45,9 +46,7 @@ export interface SettlementKeyInput {
 
 export async function putSettlementKey(tx: Tx, ctx: Ctx, input: SettlementKeyInput) {
   const { caller } = ctx;
-  const key = parsePixKey(input.pix_key, input.pix_key_type);
-  if (!key)
-    throw new AppError('invalid_pix_key', 'pix_key is not a valid CPF, CNPJ, e-mail, +55 phone or EVP key.');
+  const key = pixKeyOf(input.pix_key, input.pix_key_type);
   const document = parseDocument(input.holder_document);
   if (!document) {
     throw invalidRequest('holder_document must be a valid CPF or CNPJ.', [

@@ -1,26 +1,15 @@
 /**
- * Where a form shows the API's refusal: next to each field `details[].field` names, else next to the
- * field its code concerns, else above the form.
+ * Where a form shows the API's refusal: next to each field `details[].field` names, else above the
+ * form. The API names the field of its business refusals too (invalid_pix_key, insufficient_balance,
+ * otp_invalid…), so no code needs a field of its own here; a refusal that names none is about no one
+ * field (an RFQ execute the balance cannot cover: the request carries only the quote's id).
  */
-import type { ApiError, ApiErrorCode } from './api.ts';
+import type { ApiError } from './api.ts';
 
 /**
- * The field of a refusal whose `details` name none: the API's business rules that answer with a
- * message only. Codes the API always sends with `details` (invalid_address, unsupported_network,
- * slug_taken, invalid_split) are placed by their details and need no line here.
+ * The English issues of the validator and of the API's own refusals, in Portuguese when that is the
+ * page's language.
  */
-const FIELD_OF_CODE: Partial<Record<ApiErrorCode, readonly string[]>> = {
-  invalid_amount: ['amount_minor', 'base_amount_minor'],
-  insufficient_balance: ['amount_minor', 'base_amount_minor'],
-  invalid_pix_key: ['pix_key'],
-  pix_key_required: ['pix_key'],
-  unsupported_currency: ['currency'],
-  otp_invalid: ['otp_code', 'otp'],
-  otp_required: ['otp_code', 'otp'],
-  destination_not_whitelisted: ['to_address'],
-};
-
-/** The validator's English phrases, in Portuguese when that is the page's language. */
 const ISSUES_PT: [RegExp, string][] = [
   [/^must NOT have fewer than (\d+) characters$/, 'deve ter pelo menos $1 caracteres'],
   [/^must NOT have more than (\d+) characters$/, 'deve ter no máximo $1 caracteres'],
@@ -31,6 +20,26 @@ const ISSUES_PT: [RegExp, string][] = [
   [/^must be one of: (.*)$/, 'deve ser um destes: $1'],
   [/^must not be blank$/, 'não pode ficar em branco'],
   [/^unknown field$/, 'campo desconhecido'],
+  [/^is required$/, 'é obrigatório'],
+  [
+    /^is required: two-factor authentication is on$/,
+    'é obrigatório: a autenticação em dois fatores está ativa',
+  ],
+  [/^is wrong or has expired$/, 'está errado ou expirou'],
+  [/^has already been used; wait for the next one$/, 'já foi usado; aguarde o próximo'],
+  [
+    /^is not a valid CPF, CNPJ, e-mail, \+55 phone or EVP key$/,
+    'não é uma chave CPF, CNPJ, e-mail, telefone +55 ou EVP válida',
+  ],
+  [/^is not a valid (\w+) key$/, 'não é uma chave $1 válida'],
+  [/^must be BRL on PIX$/, 'deve ser BRL no PIX'],
+  [/^must be more than the cash-in fee of (\d+)$/, 'deve ser maior que a tarifa de entrada de $1'],
+  [
+    /^is more than the available balance can cover, fee included$/,
+    'é maior do que o saldo disponível cobre, com a tarifa',
+  ],
+  [/^is outside the range the ledger can hold$/, 'está fora do intervalo que o razão comporta'],
+  [/^is not whitelisted on (\w+)$/, 'não está na lista de endereços permitidos em $1'],
 ];
 
 const issueText = (issue: string, locale: string) => {
@@ -45,12 +54,21 @@ export const sentence = (text: string) => {
   return /[.!?]$/.test(capital) ? capital : `${capital}.`;
 };
 
-/** The form's own name of a detail's field: `body.splits.0.share_bps` is the form's `splits`. */
-const formFieldOf = (field: string) => field.replace(/^body\.|^query\./, '').split('.')[0] ?? '';
+/**
+ * The form's own name of a detail's field: `body.splits.0.share_bps` is the form's `splits`; a header
+ * is the field its value is typed in, named without `x-` and with underscores (`headers.x-otp-code` is
+ * `otp_code`, as login's body field is).
+ */
+function formFieldOf(field: string): string {
+  const header = /^headers\.(?:x-)?(.+)$/.exec(field);
+  if (header) return header[1]!.replaceAll('-', '_');
+  return field.replace(/^body\.|^query\./, '').split('.')[0] ?? '';
+}
 
 /**
- * The sentences to show next to the form's fields, by field name; empty when the refusal concerns
- * none of them (then its message goes above the form). `labels` name fields as the person sees them.
+ * The sentences to show next to the form's fields, by field name; empty when the refusal's details
+ * name none of them (then its message goes above the form). `labels` name fields as the person sees
+ * them.
  */
 export function fieldErrors(
   error: ApiError,
@@ -63,7 +81,5 @@ export function fieldErrors(
     if (fieldNames.includes(name))
       placed[name] = sentence(`${labels[name] ?? name} ${issueText(detail.issue, locale)}`);
   }
-  if (Object.keys(placed).length) return placed;
-  const byCode = FIELD_OF_CODE[error.code]?.find((name) => fieldNames.includes(name));
-  return byCode ? { [byCode]: sentence(error.message) } : {};
+  return placed;
 }

@@ -36,6 +36,9 @@ export default function route(app: App, deps: Deps) {
   );
 }
 
+/** A send's one-time code travels in a header, named as validation names headers. */
+const SEND_OTP = { field: 'headers.x-otp-code', name: 'X-OTP-Code' };
+
 /**
  * X-OTP-Code of a 2FA dashboard session. Wrong codes are throttled like failed logins (per user and
  * per address, slot claimed first, on counters of their own so they never hold up anyone's login),
@@ -52,7 +55,7 @@ async function checkSendOtp(app: App, deps: Deps, request: FastifyRequest): Prom
     await app.loginThrottle.guard(
       userId,
       request.ip,
-      () => requireOtp(deps, userId, typeof code === 'string' ? code : undefined, 'X-OTP-Code'),
+      () => requireOtp(deps, userId, typeof code === 'string' ? code : undefined, SEND_OTP),
       ACTION_CODES,
     );
   } catch (error) {

@@ -116,7 +116,13 @@ export function Wallets({ session, env }: PageProps) {
 }
 
 function CryptoSend({ twoFactor }: { twoFactor: boolean }) {
-  const form = useForm({ network: 'polygon', currency: 'USDT', to_address: '', amount_minor: '', otp: '' });
+  const form = useForm({
+    network: 'polygon',
+    currency: 'USDT',
+    to_address: '',
+    amount_minor: '',
+    otp_code: '',
+  });
   return (
     <FormShell
       form={form}
@@ -124,8 +130,8 @@ function CryptoSend({ twoFactor }: { twoFactor: boolean }) {
       submitLabel={t('Send')}
       onSubmit={() =>
         form.submit(async (values) => {
-          if (twoFactor && !/^\d{6}$/.test(values.otp.trim()))
-            throw new LocalError('otp', t('Enter the 6-digit code from your authenticator app.'));
+          if (twoFactor && !/^\d{6}$/.test(values.otp_code.trim()))
+            throw new LocalError('otp_code', t('Enter the 6-digit code from your authenticator app.'));
           const payment = await api<CryptoSendResult>(
             'POST',
             '/crypto/send',
@@ -135,7 +141,7 @@ function CryptoSend({ twoFactor }: { twoFactor: boolean }) {
               to_address: values.to_address.trim(),
               amount_minor: minorOf(values.amount_minor, values.currency),
             },
-            { idempotent: true, otp: twoFactor ? values.otp.trim() : undefined },
+            { idempotent: true, otp: twoFactor ? values.otp_code.trim() : undefined },
           );
           navigate(`payments/${payment.id}`);
         })
@@ -148,7 +154,7 @@ function CryptoSend({ twoFactor }: { twoFactor: boolean }) {
       {twoFactor && (
         <Field
           form={form}
-          name="otp"
+          name="otp_code"
           label={t('Authenticator code')}
           inputMode="numeric"
           autoComplete="one-time-code"
