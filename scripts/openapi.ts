@@ -19,6 +19,7 @@ import { createDeps } from '../src/deps.ts';
 import { ERROR_STATUS } from '../src/platform/errors.ts';
 import { EVENT_TYPES } from '../src/platform/event-types.ts';
 import { ACTING_GROUPS, PAYMENT_KINDS } from '../src/platform/rails.ts';
+import { NETWORKS } from '../src/providers/chain/networks.ts';
 import { ERRORS_GUIDE_FILE, errorsGuide } from './errors-guide.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -41,8 +42,8 @@ interface Operation {
 }
 
 /**
- * The error table, the routes that take X-Subaccount-Id, the rails' lists and the event types, as
- * clients need them at run time.
+ * The error table, the routes that take X-Subaccount-Id, the rails' lists, the event types and the
+ * networks, as clients need them at run time.
  */
 function sdkConstants(document: { paths?: Record<string, Record<string, Operation>> }): string {
   const subaccountRoutes = Object.entries(document.paths ?? {}).flatMap(([url, operations]) =>
@@ -82,6 +83,16 @@ ${EVENT_TYPES.map((type) => `  '${type}',`).join('\n')}
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * Every network a wallet, a send or a whitelisted address can be on, in the API's order
+ * (src/providers/chain/networks.ts); the schema types \`network\` as a string.
+ */
+export const NETWORKS = [
+${NETWORKS.map((network) => `  '${network}',`).join('\n')}
+] as const;
+
+export type Network = (typeof NETWORKS)[number];
 `;
 }
 

@@ -1,12 +1,7 @@
-/**
- * The dashboard reads the API through @lastro/sdk only: no file of it imports server source, and
- * the one list the SDK does not carry (the networks) is the server's, in its order.
- */
+/** The dashboard reads the API through @lastro/sdk only: no file of it imports server source. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { NETWORKS } from '../../src/providers/chain/networks.ts';
-import { NETWORKS as DASHBOARD_NETWORKS } from '../../web/dashboard/src/pages/networks.ts';
 import { DASHBOARD_SRC, dashboardSources } from './sources.ts';
 
 it('imports nothing from outside web/dashboard but packages', () => {
@@ -19,8 +14,4 @@ it('imports nothing from outside web/dashboard but packages', () => {
     }
   }
   expect(outside).toEqual([]);
-});
-
-it('offers the networks the server sends on', () => {
-  expect(DASHBOARD_NETWORKS).toEqual(NETWORKS);
 });

@@ -129,3 +129,21 @@ export const EVENT_TYPES = [
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * Every network a wallet, a send or a whitelisted address can be on, in the API's order
+ * (src/providers/chain/networks.ts); the schema types `network` as a string.
+ */
+export const NETWORKS = [
+  'ethereum',
+  'polygon',
+  'base',
+  'arbitrum',
+  'optimism',
+  'bsc',
+  'avalanche',
+  'tron',
+  'solana',
+] as const;
+
+export type Network = (typeof NETWORKS)[number];
