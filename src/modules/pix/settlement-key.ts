@@ -58,7 +58,7 @@ export async function putSettlementKey(tx: Tx, ctx: Ctx, input: SettlementKeyInp
      VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (workspace_id, environment) DO UPDATE
        SET pix_key = EXCLUDED.pix_key, pix_key_type = EXCLUDED.pix_key_type, holder_name = EXCLUDED.holder_name,
-           holder_document = EXCLUDED.holder_document, updated_at = now()
+           holder_document = EXCLUDED.holder_document, updated_at = EXCLUDED.updated_at
      RETURNING *`,
     [caller.workspaceId, caller.environment, key.value, key.type, input.holder_name.trim(), document.value],
   );
