@@ -92,7 +92,7 @@ export async function cryptoWorkspace(ctx: TestContext, name = 'Cripto Ltda'): P
     async systemNet(kind, currency = 'USDT', env = 'sandbox') {
       const { rows } = await ctx.db.query<{ net: string | null }>(
         `SELECT sum(CASE WHEN p.direction = 'credit' THEN p.amount ELSE -p.amount END)::text AS net
-           FROM ledger_postings p JOIN ledger_journals j ON j.id = p.journal_id
+           FROM ledger_postings p JOIN ledger_journals j ON j.workspace_id = p.workspace_id AND j.id = p.journal_id
           WHERE j.workspace_id = $1 AND j.environment = $2 AND p.kind = $3 AND p.currency = $4`,
         [ws.owner.workspaceId, env, kind, currency],
       );

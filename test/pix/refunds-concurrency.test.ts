@@ -33,7 +33,10 @@ it.skipIf(!onRealPostgres())('two refunds completing together mark the charge re
   // other on the balance they share) before either commits.
   let completions: Promise<void>[] = [];
   await world.db.transaction(async (tx) => {
-    await tx.query('SELECT 1 FROM payments WHERE id = $1 FOR UPDATE', [chargeId]);
+    await tx.query('SELECT 1 FROM payments WHERE workspace_id = $1 AND id = $2 FOR UPDATE', [
+      ws.owner.workspaceId,
+      chargeId,
+    ]);
     completions = refundIds.map((paymentId) =>
       pixTransfers.recordOutcome(
         world.deps,
