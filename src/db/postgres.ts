@@ -26,6 +26,11 @@ function guardPoolClients(pool: pg.Pool) {
   pool.on('connect', (client) => client.on('error', () => {}));
 }
 
+const run = async <R>(client: pg.Pool | pg.PoolClient, text: string, params?: readonly unknown[]) => {
+  const result = await client.query(text, toDriverParams(params));
+  return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 } satisfies QueryResult<R>;
+};
+
 export function openPostgres(connectionString: string, max = 20): Database {
   // Pipelining: a query issued while another is in flight on the same client is sent at once, not
   // after the answer (a group-commit savepoint travels with the request's first statement).
@@ -33,75 +38,20 @@ export function openPostgres(connectionString: string, max = 20): Database {
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   guardPoolClients(pool);
-
-  const run = async <R>(client: pg.Pool | pg.PoolClient, text: string, params?: readonly unknown[]) => {
-    const result = await client.query(text, toDriverParams(params));
-    return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 } satisfies QueryResult<R>;
-  };
-
   return {
     kind: 'postgres',
     query: <R = Row>(text: string, params?: readonly unknown[]) => run<R>(pool, text, params),
     async transaction<T>(fn: (tx: Tx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
       const retries = options.retries ?? 3;
       for (let attempt = 0; ; attempt++) {
-        const client = await pool.connect();
-        // A checked-out client has no listener of the pool's: without this one, a backend terminated
-        // mid-transaction is an unhandled 'error' event, which ends the process.
-        let lost: Error | undefined;
-        const onError = (error: Error) => {
-          lost ??= error;
-        };
-        client.on('error', onError);
-        // A client that lost its connection is destroyed, never handed to the next transaction.
-        const release = (error?: Error) => {
-          client.off('error', onError);
-          client.release(error ?? lost);
-        };
-        const tx: Tx = {
-          inTransaction: true,
-          query: <R = Row>(text: string, params?: readonly unknown[]) => run<R>(client, text, params),
-          ...laterWrites((text, params) => run(client, text, params)),
-          exec: async (sql: string) => {
-            await client.query(sql);
-          },
-        };
-        try {
-          // One round trip for both: BEGIN and the lock timeout travel as one simple-protocol query.
-          await client.query(
-            options.lockTimeoutMs === undefined
-              ? 'BEGIN'
-              : `BEGIN; SET LOCAL lock_timeout = ${Math.trunc(options.lockTimeoutMs)}`,
-          );
-          const result = await fn(tx);
-          await tx.settle();
-          // COMMIT of a transaction an error left aborted answers ROLLBACK, not an error: never success.
-          const ending = await client.query('COMMIT');
-          if (ending.command === 'ROLLBACK')
-            throw new Error('the transaction was aborted; COMMIT rolled it back');
-          release();
-          committed(tx);
-          return result;
-        } catch (thrown) {
-          const error = await causeOf(tx, thrown);
-          // A lost connection is never retried: lost during COMMIT, the outcome is unknown, and the
-          // function may not be run twice. The caller answers database_unavailable.
-          if (lost || isConnectionError(error)) {
-            release(lost ?? (error as Error));
-            throw error;
-          }
-          const rollbackError = await client.query('ROLLBACK').then(
-            () => undefined,
-            (failure: Error) => failure,
-          );
-          release(rollbackError);
-          if (attempt < retries && isRetryable(error)) {
-            // Jittered, growing pause: two writers that deadlocked must not meet again in lockstep.
-            await new Promise((resolve) => setTimeout(resolve, (attempt + 1) * (5 + Math.random() * 20)));
-            continue;
-          }
-          throw error;
+        const outcome = await attemptTransaction(pool, fn, options);
+        if (outcome.ok) return outcome.value;
+        if (attempt < retries && outcome.retryable) {
+          // Jittered, growing pause: two writers that deadlocked must not meet again in lockstep.
+          await new Promise((resolve) => setTimeout(resolve, (attempt + 1) * (5 + Math.random() * 20)));
+          continue;
         }
+        throw outcome.error;
       }
     },
     async exec(sql: string) {
@@ -109,5 +59,78 @@ export function openPostgres(connectionString: string, max = 20): Database {
     },
     close: () => pool.end(),
     pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+  };
+}
+
+type Attempt<T> = { ok: true; value: T } | { ok: false; error: unknown; retryable: boolean };
+
+/** One run of a transaction on a client of its own: committed, or rolled back with why. */
+async function attemptTransaction<T>(
+  pool: pg.Pool,
+  fn: (tx: Tx) => Promise<T>,
+  options: TransactionOptions,
+): Promise<Attempt<T>> {
+  const lease = await leaseClient(pool);
+  const { client, tx } = lease;
+  try {
+    // One round trip for both: BEGIN and the lock timeout travel as one simple-protocol query.
+    await client.query(
+      options.lockTimeoutMs === undefined
+        ? 'BEGIN'
+        : `BEGIN; SET LOCAL lock_timeout = ${Math.trunc(options.lockTimeoutMs)}`,
+    );
+    const value = await fn(tx);
+    await tx.settle();
+    // COMMIT of a transaction an error left aborted answers ROLLBACK, not an error: never success.
+    const ending = await client.query('COMMIT');
+    if (ending.command === 'ROLLBACK') throw new Error('the transaction was aborted; COMMIT rolled it back');
+    lease.release();
+    committed(tx);
+    return { ok: true, value };
+  } catch (thrown) {
+    const error = await causeOf(tx, thrown);
+    // A lost connection is never retried: lost during COMMIT, the outcome is unknown, and the
+    // function may not be run twice. The caller answers database_unavailable.
+    const lost = lease.lost();
+    if (lost || isConnectionError(error)) {
+      lease.release(lost ?? (error as Error));
+      return { ok: false, error, retryable: false };
+    }
+    const rollbackError = await client.query('ROLLBACK').then(
+      () => undefined,
+      (failure: Error) => failure,
+    );
+    lease.release(rollbackError);
+    return { ok: false, error, retryable: isRetryable(error) };
+  }
+}
+
+/** A client checked out for one transaction, and the transaction's handle on it. */
+async function leaseClient(pool: pg.Pool) {
+  const client = await pool.connect();
+  // A checked-out client has no listener of the pool's: without this one, a backend terminated
+  // mid-transaction is an unhandled 'error' event, which ends the process.
+  let lost: Error | undefined;
+  const onError = (error: Error) => {
+    lost ??= error;
+  };
+  client.on('error', onError);
+  const tx: Tx = {
+    inTransaction: true,
+    query: <R = Row>(text: string, params?: readonly unknown[]) => run<R>(client, text, params),
+    ...laterWrites((text, params) => run(client, text, params)),
+    exec: async (sql: string) => {
+      await client.query(sql);
+    },
+  };
+  return {
+    client,
+    tx,
+    lost: () => lost,
+    // A client that lost its connection is destroyed, never handed to the next transaction.
+    release: (error?: Error) => {
+      client.off('error', onError);
+      client.release(error ?? lost);
+    },
   };
 }

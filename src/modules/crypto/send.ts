@@ -67,56 +67,26 @@ function sendingWallet(wallets: WalletRow[], network: Network, from: string | un
  */
 export async function sendCrypto(tx: Tx, ctx: Ctx, input: SendInput) {
   const { caller, deps, idempotencyKey } = ctx;
-  const amount = parseAmount(input.amount_minor);
-  const network = checkNetwork(input.network);
-  const currency = currencyOf(input.currency);
-  if (tokenDecimals(network, currency) === undefined) {
-    throw new AppError('unsupported_currency', `${currency} is not sent on ${network}; send USDT or USDC.`, [
-      { field: 'body.currency', issue: `not carried on ${network}` },
-    ]);
-  }
-  const toAddress = checkAddress(network, input.to_address, 'body.to_address');
-  const from =
-    input.from_address === undefined
-      ? undefined
-      : checkAddress(network, input.from_address, 'body.from_address');
+  const { amount, network, currency, toAddress, from } = checkedSend(input);
   const partyId = await owningParty(tx, caller, input.party_id);
   await assertMayMoveMoney(tx, caller.workspaceId, partyId);
   const scope = { workspaceId: caller.workspaceId, environment: caller.environment, partyId };
   const wallet = sendingWallet(await walletsOfParty(tx, scope, network), network, from);
-  // The whitelist is the owner's, of the workspace the key belongs to (a parent's key acting on its
-  // sub-account is bound by the parent's whitelist). A dashboard session is not bound by it.
-  if (
-    caller.type === 'api_key' &&
-    !(await isWhitelisted(
-      tx,
-      { workspaceId: caller.callerWorkspaceId, environment: caller.environment },
-      network,
-      toAddress,
-    ))
-  ) {
-    throw new AppError(
-      'destination_not_whitelisted',
-      `${toAddress} is not whitelisted on ${network}. The workspace owner adds destinations in the dashboard (POST /v1/${caller.environment}/whitelist).`,
-      [{ field: 'body.to_address', issue: `is not whitelisted on ${network}` }],
-    );
-  }
-  const fee = networkFee(network);
+  if (caller.type === 'api_key') await assertWhitelisted(tx, caller, network, toAddress);
   const at = deps.clock.now();
-  const paymentId = newId();
   const payment = await debitOfField('body.amount_minor', () =>
     cryptoTransfers.start(
       tx,
       deps,
       {
-        id: paymentId,
+        id: newId(),
         workspace_id: caller.workspaceId,
         environment: caller.environment,
         party_id: partyId,
         kind: 'crypto_send',
         amount_minor: amount,
         currency,
-        fee_minor: fee,
+        fee_minor: networkFee(network),
         network,
         from_address: wallet.address,
         to_address: toAddress,
@@ -138,4 +108,36 @@ export async function sendCrypto(tx: Tx, ctx: Ctx, input: SendInput) {
     );
   }
   return payment;
+}
+
+/** The send's amount, network, currency and addresses, each refused with its field when invalid. */
+function checkedSend(input: SendInput) {
+  const amount = parseAmount(input.amount_minor);
+  const network = checkNetwork(input.network);
+  const currency = currencyOf(input.currency);
+  if (tokenDecimals(network, currency) === undefined) {
+    throw new AppError('unsupported_currency', `${currency} is not sent on ${network}; send USDT or USDC.`, [
+      { field: 'body.currency', issue: `not carried on ${network}` },
+    ]);
+  }
+  const toAddress = checkAddress(network, input.to_address, 'body.to_address');
+  const from =
+    input.from_address === undefined
+      ? undefined
+      : checkAddress(network, input.from_address, 'body.from_address');
+  return { amount, network, currency, toAddress, from };
+}
+
+/**
+ * The whitelist is the owner's, of the workspace the key belongs to (a parent's key acting on its
+ * sub-account is bound by the parent's whitelist). A dashboard session is not bound by it.
+ */
+async function assertWhitelisted(tx: Tx, caller: Ctx['caller'], network: string, toAddress: string) {
+  const owner = { workspaceId: caller.callerWorkspaceId, environment: caller.environment };
+  if (await isWhitelisted(tx, owner, network, toAddress)) return;
+  throw new AppError(
+    'destination_not_whitelisted',
+    `${toAddress} is not whitelisted on ${network}. The workspace owner adds destinations in the dashboard (POST /v1/${caller.environment}/whitelist).`,
+    [{ field: 'body.to_address', issue: `is not whitelisted on ${network}` }],
+  );
 }
