@@ -244,6 +244,24 @@ export async function leaseDeliveries(
   );
 }
 
+/**
+ * leaseDeliveries for deliveries of one workspace, named in the statement: on Citus it then runs on
+ * that workspace's shard, where the statement over several workspaces goes to every shard.
+ */
+export async function leaseWorkspaceDeliveries(
+  tx: Tx,
+  workspaceId: string,
+  deliveryIds: readonly string[],
+  lockedUntil: Date,
+  token: string,
+): Promise<void> {
+  await tx.query(
+    `UPDATE webhook_deliveries SET locked_until = $3, lease_token = $4
+      WHERE workspace_id = $1 AND id = ANY ($2::uuid[])`,
+    [workspaceId, deliveryIds, lockedUntil, token],
+  );
+}
+
 /** One attempt as the delivery log shows it. */
 export interface AttemptRow {
   workspaceId: string;

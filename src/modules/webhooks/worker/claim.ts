@@ -5,6 +5,7 @@ import {
   type DueDelivery,
   type DueQuery,
   leaseDeliveries,
+  leaseWorkspaceDeliveries,
   lockDueDeliveries,
   peekDueDeliveries,
   selectDueDeliveries,
@@ -53,29 +54,38 @@ export async function claimDue(deps: Deps, bounds: ClaimBounds): Promise<LeasedD
     const claims = withinEndpointBound(rows, bounds);
     if (claims.length === 0) return [];
     const token = randomUUID();
-    await leaseDeliveries(tx, claims, new Date(now.getTime() + bounds.leaseMs), token);
+    const lockedUntil = new Date(now.getTime() + bounds.leaseMs);
+    if (bounds.perWorkspace)
+      for (const [workspaceId, ids] of idsByWorkspace(claims))
+        await leaseWorkspaceDeliveries(tx, workspaceId, ids, lockedUntil, token);
+    else await leaseDeliveries(tx, claims, lockedUntil, token);
     return claims.map((claim) => ({ ...claim, lease_token: token }));
   });
 }
 
 /**
  * The claim's rows on Citus: the due deliveries read across every shard without locks, then locked
- * one workspace at a time, each statement on one shard. Answers them in the one statement's order
- * (the round-robin's), less those another claim took in between.
+ * one workspace at a time, each statement on one shard (claimDue leases them the same way). Answers
+ * them in the one statement's order (the round-robin's), less those another claim took meanwhile.
  */
 async function selectPerWorkspace(tx: Tx, due: DueQuery): Promise<DueDelivery[]> {
   const candidates = await peekDueDeliveries(tx, due);
+  const locked: DueDelivery[] = [];
+  for (const [workspaceId, ids] of idsByWorkspace(candidates))
+    locked.push(...(await lockDueDeliveries(tx, due.now, workspaceId, ids)));
+  const position = new Map(candidates.map((row, index) => [deliveryKey(row), index]));
+  return locked.sort((a, b) => position.get(deliveryKey(a))! - position.get(deliveryKey(b))!);
+}
+
+/** Delivery ids by workspace, in their order, the workspaces in the order they first appear. */
+function idsByWorkspace(rows: readonly { workspace_id: string; id: string }[]): Map<string, string[]> {
   const byWorkspace = new Map<string, string[]>();
-  for (const { workspace_id, id } of candidates) {
+  for (const { workspace_id, id } of rows) {
     const ids = byWorkspace.get(workspace_id);
     if (ids) ids.push(id);
     else byWorkspace.set(workspace_id, [id]);
   }
-  const locked: DueDelivery[] = [];
-  for (const [workspaceId, ids] of byWorkspace)
-    locked.push(...(await lockDueDeliveries(tx, due.now, workspaceId, ids)));
-  const position = new Map(candidates.map((row, index) => [deliveryKey(row), index]));
-  return locked.sort((a, b) => position.get(deliveryKey(a))! - position.get(deliveryKey(b))!);
+  return byWorkspace;
 }
 
 const deliveryKey = (row: { workspace_id: string; id: string }) => `${row.workspace_id}/${row.id}`;
