@@ -55,6 +55,9 @@ const TRIGGERS_DROPPED = [
  */
 const FOREIGN_KEYS_DROPPED = [['api_keys', 'api_keys_party_fkey']] as const;
 
+/** The migration runner's lock (src/db/migrate.ts): placing tables is part of migrating. */
+const PLACEMENT_LOCK = 7_466_115;
+
 const LEDGER_POST =
   'ledger_post(uuid, uuid, text, text, text, timestamptz, uuid[], uuid[], text[], bigint[])';
 
@@ -79,6 +82,8 @@ export async function isCitusCluster(q: Queryable): Promise<boolean> {
 export async function distributeSchema(db: Database): Promise<string[]> {
   if (!(await isCitusCluster(db))) return [];
   return db.transaction(async (tx) => {
+    // Two processes starting together must not both place a table: the second waits, then finds it placed.
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [PLACEMENT_LOCK]);
     const placed = await placedTables(tx);
     const tenant = tenantTables(await publicTables(tx));
     const pending = [...REFERENCE_TABLES, ...tenant].filter((table) => !placed.has(table));
