@@ -64,25 +64,17 @@ export async function recordDeposit(
     return { payment: paymentView(earlier!), created: false };
   }
   const currency = incoming.currency;
-  await postJournal(tx, {
-    workspaceId: wallet.workspace_id,
-    environment,
-    referenceType: 'payment',
-    referenceId: paymentId,
-    at,
-    postings: [
-      {
-        account: systemAccount.cryptoCustody(wallet.workspace_id, environment, incoming.network, currency),
-        direction: 'debit',
-        amount: incoming.amountMinor,
-      },
-      {
-        account: partyAccount(wallet.workspace_id, environment, wallet.party_id, currency),
-        direction: 'credit',
-        amount: incoming.amountMinor,
-      },
-    ],
-  });
+  await postDepositJournal(
+    tx,
+    { environment, workspaceId: wallet.workspace_id, partyId: wallet.party_id },
+    {
+      paymentId,
+      network: incoming.network,
+      currency,
+      amountMinor: incoming.amountMinor,
+      at,
+    },
+  );
   const payment = await createPayment(
     tx,
     {
@@ -109,6 +101,34 @@ export async function recordDeposit(
     { at },
   );
   return { payment, created: true };
+}
+
+/** The deposit's journal: the workspace's custody on the network → the party's available balance. */
+async function postDepositJournal(
+  tx: Tx,
+  owner: { environment: Environment; workspaceId: string; partyId: string },
+  deposit: { paymentId: string; network: string; currency: Stablecoin; amountMinor: bigint; at: Date },
+) {
+  const { environment, workspaceId, partyId } = owner;
+  await postJournal(tx, {
+    workspaceId,
+    environment,
+    referenceType: 'payment',
+    referenceId: deposit.paymentId,
+    at: deposit.at,
+    postings: [
+      {
+        account: systemAccount.cryptoCustody(workspaceId, environment, deposit.network, deposit.currency),
+        direction: 'debit',
+        amount: deposit.amountMinor,
+      },
+      {
+        account: partyAccount(workspaceId, environment, partyId, deposit.currency),
+        direction: 'credit',
+        amount: deposit.amountMinor,
+      },
+    ],
+  });
 }
 
 /** Where the deposit watcher sets aside a transfer it cannot credit (set_aside_items.source). */
