@@ -40,11 +40,17 @@ fsync = ${CITUS_FSYNC:-on}
 citus.shard_count = ${CITUS_SHARD_COUNT:-32}
 EOF
   fi
-  pg_ctlcluster --skip-systemctl-redirect "$VERSION" "$name" start 2>/dev/null || true
+  # A cluster that is already online makes start fail; one that cannot start is reported with its log.
+  if ! pg_isready -q -h 127.0.0.1 -p "$port"; then
+    pg_ctlcluster --skip-systemctl-redirect "$VERSION" "$name" start || {
+      tail -n 20 "/var/log/postgresql/postgresql-$VERSION-$name.log" >&2 || true
+      exit 1
+    }
+  fi
   for _ in $(seq 1 30); do pg_isready -q -h 127.0.0.1 -p "$port" && break; sleep 1; done
   psql_at "$port" postgres "SELECT 1 FROM pg_database WHERE datname = '$DB'" | grep -q 1 ||
     psql_at "$port" postgres "CREATE DATABASE $DB"
-  psql_at "$port" "$DB" "CREATE EXTENSION IF NOT EXISTS citus"
+  psql_at "$port" "$DB" "SET client_min_messages = warning; CREATE EXTENSION IF NOT EXISTS citus"
 }
 
 join_worker() {
@@ -54,15 +60,14 @@ join_worker() {
     psql_at "$coordinator" "$DB" "SELECT citus_add_node('127.0.0.1', $port)" >/dev/null
 }
 
+# Every node is up before the coordinator is touched: a coordinator made earlier already lists its
+# workers, and setting its host syncs metadata to them, which fails while one is still stopped.
 up() {
   local workers=${1:-2} first=${2:-5440}
   need_root
-  node_up "$first"
+  for i in $(seq 0 "$workers"); do node_up $((first + i)); done
   psql_at "$first" "$DB" "SELECT citus_set_coordinator_host('127.0.0.1', $first)" >/dev/null
-  for i in $(seq 1 "$workers"); do
-    node_up $((first + i))
-    join_worker "$first" $((first + i))
-  done
+  for i in $(seq 1 "$workers"); do join_worker "$first" $((first + i)); done
   echo "postgres://postgres@127.0.0.1:$first/$DB"
 }
 
