@@ -9,6 +9,19 @@ import type { JobOutcome } from '../../platform/jobs.ts';
 import { later, OPEN, type Outbound, scopeOf, type TransferJob } from './rail.ts';
 import { recordOutcome } from './settle.ts';
 
+/**
+ * A job is enqueued in its payment's transaction, so its payment exists, but the job may be claimed
+ * before the payment can be read: on Citus the coordinator commits its own tables (the jobs) before
+ * the workers commit theirs (the payment) in the second phase of the two-phase commit. Finishing the
+ * job then would leave the payment open with nothing to move it; it asks again in a second (a job
+ * whose payment never shows is parked after its attempts, and the sweep takes it from there).
+ */
+const notVisibleYet = (deps: Deps): JobOutcome => ({
+  done: false,
+  retryAt: later(deps, 1000),
+  reason: 'payment not visible yet',
+});
+
 /** The send job: pays a transfer still open, or tries again in a minute while its rail has no provider. */
 export async function send(flow: Outbound, deps: Deps, job: TransferJob): Promise<JobOutcome> {
   return (await sendTransfer(flow, deps, job)).outcome;
@@ -21,9 +34,8 @@ export async function sendTransfer(
   job: TransferJob,
 ): Promise<{ outcome: JobOutcome; moved: boolean }> {
   const row = await findPayment(deps.db, scopeOf(job), job.paymentId);
-  if (!row || !OPEN.has(row.status) || !flow.kinds.has(row.kind)) {
-    return { outcome: { done: true }, moved: false };
-  }
+  if (!row) return { outcome: notVisibleYet(deps), moved: false };
+  if (!OPEN.has(row.status) || !flow.kinds.has(row.kind)) return { outcome: { done: true }, moved: false };
   if (!deps.providers.has(flow.rail.provider, job.environment)) {
     const retryAt = later(deps, 60_000);
     return { outcome: { done: false, retryAt, reason: `no ${flow.rail.provider} provider` }, moved: false };
@@ -37,7 +49,8 @@ export async function sendTransfer(
 /** The poll job: records a settled transfer, waits on one still processing, sends one the provider lost. */
 export async function poll(flow: Outbound, deps: Deps, job: TransferJob): Promise<JobOutcome> {
   const row = await findPayment(deps.db, scopeOf(job), job.paymentId);
-  if (!row || !OPEN.has(row.status)) return { done: true };
+  if (!row) return notVisibleYet(deps);
+  if (!OPEN.has(row.status)) return { done: true };
   const result = deps.providers.has(flow.rail.provider, job.environment)
     ? await flow.rail.status(deps, row)
     : undefined;
