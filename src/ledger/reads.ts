@@ -61,7 +61,10 @@ export async function statementCursor(
   return rows[0] ? { at: rows[0].posted_at, id: rows[0].id } : undefined;
 }
 
-/** Party-side postings, newest first by (posted_at, id), so lines of one instant keep one order. */
+/**
+ * Party-side postings, newest first by (posted_at, id) (oldest first with `order: 'asc'`), so lines of
+ * one instant keep one order.
+ */
 export async function statementLines(
   q: Queryable,
   scope: BookScope,
@@ -70,8 +73,10 @@ export async function statementLines(
     from: Date | null;
     to: Date | null;
     kind: BalanceKind | null;
+    currency?: Currency | null;
     after?: TimeCursor;
     limit?: number;
+    order?: 'asc' | 'desc';
   },
 ): Promise<StatementLineRow[]> {
   const params: unknown[] = [
@@ -81,6 +86,7 @@ export async function statementLines(
     filter.from,
     filter.to,
     filter.kind,
+    filter.currency ?? null,
   ];
   const { rows } = await q.query<StatementLineRow>(
     `SELECT p.id, p.journal_id, j.reference_type, j.reference_id, p.posted_at, p.party_id, p.currency, p.kind,
@@ -89,8 +95,8 @@ export async function statementLines(
       WHERE p.workspace_id = $1 AND p.environment = $2 AND p.party_id IS NOT NULL
         AND ($3::uuid IS NULL OR p.party_id = $3)
         AND ($4::timestamptz IS NULL OR p.posted_at >= $4) AND ($5::timestamptz IS NULL OR p.posted_at < $5)
-        AND ($6::text IS NULL OR p.kind = $6)
-        ${pageByTime(params, filter.after, filter.limit, { time: 'p.posted_at', id: 'p.id' })}`,
+        AND ($6::text IS NULL OR p.kind = $6) AND ($7::text IS NULL OR p.currency = $7)
+        ${pageByTime(params, filter.after, filter.limit, { time: 'p.posted_at', id: 'p.id' }, filter.order)}`,
     params,
   );
   return rows;

@@ -32,15 +32,20 @@ export interface TimeCursor {
   id: string;
 }
 
-/** `AND <(time, id) before the cursor> ORDER BY time DESC, id DESC LIMIT n`. */
+/**
+ * `AND <(time, id) past the cursor> ORDER BY time, id LIMIT n`: newest first by default, oldest first
+ * with `order: 'asc'` (a file export reads chronologically).
+ */
 export function pageByTime(
   params: unknown[],
   after: TimeCursor | undefined,
   limit: number | undefined,
   columns: { time: string; id: string },
+  order: 'asc' | 'desc' = 'desc',
 ): string {
   params.push(after?.at ?? null, after?.id ?? null, limit ?? DEFAULT_PAGE_SIZE);
   const n = params.length;
-  return `AND ($${n - 2}::timestamptz IS NULL OR (${columns.time}, ${columns.id}) < ($${n - 2}, $${n - 1}::uuid))
-      ORDER BY ${columns.time} DESC, ${columns.id} DESC LIMIT $${n}`;
+  const [past, by] = order === 'asc' ? ['>', 'ASC'] : ['<', 'DESC'];
+  return `AND ($${n - 2}::timestamptz IS NULL OR (${columns.time}, ${columns.id}) ${past} ($${n - 2}, $${n - 1}::uuid))
+      ORDER BY ${columns.time} ${by}, ${columns.id} ${by} LIMIT $${n}`;
 }

@@ -45,3 +45,52 @@ export const StatementQuery = Type.Object({
   kind: Type.Optional(BalanceKindSchema),
   party_id: Type.Optional(Uuid),
 });
+
+/** A range bound of the CSV export: a local date (the whole day) or a date-time with its offset. */
+const RangeBound = (edge: 'from' | 'to', description: string) =>
+  Type.Union([Type.String({ format: 'date' }), Type.String({ format: 'date-time' })], {
+    description,
+    examples: [edge === 'from' ? '2026-03-01' : '2026-03-31'],
+  });
+
+/** Closed: a misspelt filter on a file export would otherwise export everything without a word. */
+export const StatementCsvQuery = Type.Object(
+  {
+    from: RangeBound(
+      'from',
+      'first day (YYYY-MM-DD, from its local midnight) or instant (date-time with offset, inclusive)',
+    ),
+    to: RangeBound(
+      'to',
+      'last day included (YYYY-MM-DD, to the next local midnight) or instant (date-time with offset, exclusive)',
+    ),
+    timezone: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: 'IANA time zone of the dates and of the times written; default America/Sao_Paulo',
+        examples: ['America/Sao_Paulo'],
+      }),
+    ),
+    currency: Type.Optional(Type.String({ minLength: 1, maxLength: 16, description: 'BRL, USDT or USDC' })),
+    kind: Type.Optional(BalanceKindSchema),
+    party_id: Type.Optional(Uuid),
+  },
+  { additionalProperties: false },
+);
+
+/** The CSV's columns, in order (docs/guides/pix.md describes each). */
+export const STATEMENT_CSV_COLUMNS = [
+  'posted_at',
+  'date',
+  'id',
+  'journal_id',
+  'party_id',
+  'currency',
+  'kind',
+  'direction',
+  'amount',
+  'amount_minor',
+  'reference_type',
+  'reference_id',
+] as const;
