@@ -105,6 +105,15 @@ describe('GET /v1/{env}/statement.csv', () => {
     expect(res.body.replace(/"[^"]*"/g, '').replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
   });
 
+  it('is documented in the OpenAPI document as the text/csv it serves', async () => {
+    const document = (await world.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const get = document.paths['/v1/{env}/statement.csv'].get;
+    expect(Object.keys(get.responses['200'].content)).toEqual(['text/csv']);
+    expect(get.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['from', 'to', 'timezone', 'currency', 'kind', 'party_id']),
+    );
+  });
+
   it('takes dates as whole days in São Paulo: a line at 02:30 UTC belongs to the day before', async () => {
     const { rows } = await exportCsv('from=2026-03-01&to=2026-03-31');
     expect(rows.map((r) => r.reference_id)).toEqual([
@@ -245,7 +254,7 @@ describe('GET /v1/{env}/statement.csv', () => {
     ['a date-time without offset', 'from=2026-03-01T00:00:00&to=2026-03-02', 'from'],
     ['year 0000', 'from=0000-01-01&to=2026-03-01', 'querystring.from'],
     ['an unknown time zone', 'from=2026-03-01&to=2026-03-02&timezone=Mars/Olympus', 'querystring.timezone'],
-    ['a misspelt parameter', 'from=2026-03-01&to=2026-03-02&form=x', 'form'],
+    ['a misspelt bound', 'form=2026-03-01&to=2026-03-02', 'from'],
   ])('400 invalid_request for %s', async (_name, query, field) => {
     const res = await api.get(`/v1/sandbox/statement.csv?${query}`);
     expect(res.statusCode, res.body).toBe(400);

@@ -53,31 +53,28 @@ const RangeBound = (edge: 'from' | 'to', description: string) =>
     examples: [edge === 'from' ? '2026-03-01' : '2026-03-31'],
   });
 
-/** Closed: a misspelt filter on a file export would otherwise export everything without a word. */
-export const StatementCsvQuery = Type.Object(
-  {
-    from: RangeBound(
-      'from',
-      'first day (YYYY-MM-DD, from its local midnight) or instant (date-time with offset, inclusive)',
-    ),
-    to: RangeBound(
-      'to',
-      'last day included (YYYY-MM-DD, to the next local midnight) or instant (date-time with offset, exclusive)',
-    ),
-    timezone: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 64,
-        description: 'IANA time zone of the dates and of the times written; default America/Sao_Paulo',
-        examples: ['America/Sao_Paulo'],
-      }),
-    ),
-    currency: Type.Optional(Type.String({ minLength: 1, maxLength: 16, description: 'BRL, USDT or USDC' })),
-    kind: Type.Optional(BalanceKindSchema),
-    party_id: Type.Optional(Uuid),
-  },
-  { additionalProperties: false },
-);
+/** The range is required: a file is of a period, and a misspelt bound is then a 400, not everything. */
+export const StatementCsvQuery = Type.Object({
+  from: RangeBound(
+    'from',
+    'first day (YYYY-MM-DD, from its local midnight) or instant (date-time with offset, inclusive)',
+  ),
+  to: RangeBound(
+    'to',
+    'last day included (YYYY-MM-DD, to the next local midnight) or instant (date-time with offset, exclusive)',
+  ),
+  timezone: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'IANA time zone of the dates and of the times written; default America/Sao_Paulo',
+      examples: ['America/Sao_Paulo'],
+    }),
+  ),
+  currency: Type.Optional(Type.String({ minLength: 1, maxLength: 16, description: 'BRL, USDT or USDC' })),
+  kind: Type.Optional(BalanceKindSchema),
+  party_id: Type.Optional(Uuid),
+});
 
 /** The CSV's columns, in order (docs/guides/pix.md describes each). */
 export const STATEMENT_CSV_COLUMNS = [

@@ -23,7 +23,7 @@ export default function route(app: App, deps: Deps) {
         tags: ['ledger'],
         summary: 'The statement of a date range as a CSV file, oldest line first, in a time zone',
         description:
-          'Every ledger line of the workspace parties (a party-scoped key: its party only) posted in the range, as RFC 4180 CSV with a header row and CRLF line ends, streamed. A date bound is a whole day in `timezone` (default America/Sao_Paulo): `from=2026-03-01&to=2026-03-31` is all of March there. Times are written in that zone with their offset, `date` is the local day. Amounts are unsigned decimals with the currency scale (`amount`) and integer minor units (`amount_minor`); `direction` says credit or debit. A cell beginning with = + - or @ is prefixed with an apostrophe so no spreadsheet runs it as a formula. Unknown query parameters are refused.',
+          'Every ledger line of the workspace parties (a party-scoped key: its party only) posted in the range, as RFC 4180 CSV with a header row and CRLF line ends, streamed. A date bound is a whole day in `timezone` (default America/Sao_Paulo): `from=2026-03-01&to=2026-03-31` is all of March there. Times are written in that zone with their offset, `date` is the local day. Amounts are unsigned decimals with the currency scale (`amount`) and integer minor units (`amount_minor`); `direction` says credit or debit. A cell beginning with = + - or @ is prefixed with an apostrophe so no spreadsheet runs it as a formula.',
         params: EnvParams,
         querystring: StatementCsvQuery,
         response: {
