@@ -64,6 +64,18 @@ export const systemAccount = {
     currency,
     network: null,
   }),
+  /**
+   * What the workspace's parties owe the service: the part of a return the PSP made that their
+   * balance could not cover, paid down by their next credits (per party: the pix module's records).
+   */
+  partyReceivable: (workspaceId: string, environment: Environment, currency: Currency): SystemAccount => ({
+    type: 'system',
+    workspaceId,
+    environment,
+    kind: 'party_receivable',
+    currency,
+    network: null,
+  }),
   /** Stablecoins held on one chain. */
   cryptoCustody: (
     workspaceId: string,
@@ -143,6 +155,19 @@ export async function ensureAccounts(q: Queryable, refs: readonly AccountRef[]):
 export async function balanceOf(q: Queryable, ref: AccountRef): Promise<bigint> {
   const { rows } = await q.query<{ balance: bigint }>(
     'SELECT balance FROM ledger_balances WHERE workspace_id = $1 AND account_id = $2',
+    [ref.workspaceId, accountId(ref)],
+  );
+  return rows[0]?.balance ?? 0n;
+}
+
+/**
+ * The balance of one account, its row locked until the transaction ends: what a debit sized to the
+ * balance reads first, so no other transaction spends it in between (0, and nothing locked, for an
+ * account never posted to).
+ */
+export async function lockBalance(q: Queryable, ref: AccountRef): Promise<bigint> {
+  const { rows } = await q.query<{ balance: bigint }>(
+    'SELECT balance FROM ledger_balances WHERE workspace_id = $1 AND account_id = $2 FOR UPDATE',
     [ref.workspaceId, accountId(ref)],
   );
   return rows[0]?.balance ?? 0n;

@@ -6,6 +6,7 @@ export const EVENT_TYPES = [
   'payment.failed',
   'payment.expired',
   'payment.refunded',
+  'payment.updated',
   'quote.executed',
   'payment_link.payment.completed',
   'wallet.created',

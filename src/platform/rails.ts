@@ -10,8 +10,8 @@
  */
 export const RAILS = {
   pix: {
-    /** A charge paid in, a payout, the refund of a charge. */
-    paymentKinds: ['pix_cash_in', 'pix_cash_out', 'pix_refund'],
+    /** A charge paid in, a payout, the refund of a charge, a MED return the PSP made on a charge. */
+    paymentKinds: ['pix_cash_in', 'pix_cash_out', 'pix_refund', 'pix_med_return'],
     /** The system account the rail's money passes through (one per workspace and environment). */
     settlementAccount: 'pix_settlement',
     /** Route groups (paths under /v1/{env}/) that take X-Subaccount-Id: spec Authentication rule 9. */
@@ -38,11 +38,15 @@ const rails = Object.values(RAILS);
 /** Every payment kind, rail by rail in declaration order. */
 export const PAYMENT_KINDS = rails.flatMap((rail) => rail.paymentKinds) as readonly PaymentKind[];
 
-/** The system accounts of a workspace: each rail's settlement account and the fees it earns. */
-export type SystemKind = SettlementAccountKind | 'fee_revenue';
+/**
+ * The system accounts of a workspace: each rail's settlement account, the fees it earns, and what
+ * its parties owe the service (a return the PSP made that took more than the party held).
+ */
+export type SystemKind = SettlementAccountKind | 'fee_revenue' | 'party_receivable';
 export const SYSTEM_KINDS: readonly SystemKind[] = [
   ...rails.map((rail) => rail.settlementAccount),
   'fee_revenue',
+  'party_receivable',
 ];
 
 /**

@@ -60,6 +60,8 @@ const TABLE_WRITERS: Record<string, string[]> = {
   settlement_keys: ['modules/pix'],
   fee_schedules: ['modules/pix'],
   psp_notifications: ['modules/pix'],
+  pix_med_returns: ['modules/pix'],
+  pix_unassigned: ['modules/pix'],
   ledger_accounts: ['ledger'],
   ledger_balances: ['ledger'],
   ledger_journals: ['ledger'],
@@ -124,6 +126,8 @@ const TABLE_READERS: Record<string, string[]> = {
   ledger_balances: ['modules/verify'],
   ledger_journals: ['modules/verify'],
   ledger_postings: ['modules/verify'],
+  // verify checks each MED return's postings against what its party still owes of it.
+  pix_med_returns: ['modules/verify'],
 };
 
 /** The tables a file's SQL writes. */

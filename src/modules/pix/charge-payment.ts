@@ -16,6 +16,7 @@ import { endToEndId } from '../../providers/pix/end-to-end-id.ts';
 import { SANDBOX_ISPB } from '../../providers/pix/sandbox.ts';
 import { announceCheckoutPaid, checkoutSettlement } from '../links/service.ts';
 import { lockPayment, type PaymentScope, paymentsStillIn, transition } from '../payments/service.ts';
+import { recoverPartyDebt } from './med-returns.ts';
 
 /**
  * A buyer pays a cash-in charge: the net amount to the party, the fee to fee revenue, completed, in
@@ -59,6 +60,13 @@ export async function payCharge(tx: Tx, deps: Deps, scope: PaymentScope, id: str
       amount: row.fee_minor,
     },
   });
+  // What a party owes of a MED return is paid first from what it just received.
+  for (const part of parts)
+    await recoverPartyDebt(tx, deps, {
+      workspaceId: row.workspace_id,
+      environment: row.environment,
+      partyId: part.partyId,
+    });
   const paid = await transition(
     tx,
     scope,

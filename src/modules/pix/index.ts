@@ -1,6 +1,7 @@
 import { defineModule } from '../../platform/module.ts';
 import { expireDueCharges } from './charge-payment.ts';
-import { pixChargePoll } from './notifications/charge-poll.ts';
+import { debtRecovery } from './med-returns.ts';
+import { pixChargePoll, pixReturnsPoll } from './notifications/charge-poll.ts';
 import { pixWebhookRegistration } from './notifications/webhook-registration.ts';
 import createPixCharge from './routes/charges-create.ts';
 import createPixPayout from './routes/payouts-create.ts';
@@ -12,6 +13,8 @@ import getSettlementKey from './routes/settlement-key-get.ts';
 import putSettlementKey from './routes/settlement-key-put.ts';
 import simulatePaymentHelpers from './routes/simulate.ts';
 import simulateCashIn from './routes/simulate-cash-in.ts';
+import simulateRailEvents from './routes/simulate-rail-events.ts';
+import unassignedPix from './routes/unassigned.ts';
 import { pixTransfers } from './transfers.ts';
 
 export default defineModule({
@@ -26,6 +29,8 @@ export default defineModule({
     paymentQrCode,
     simulateCashIn,
     simulatePaymentHelpers,
+    simulateRailEvents,
+    unassignedPix,
     pspNotifications,
   ],
   jobs: pixTransfers.jobs,
@@ -33,6 +38,8 @@ export default defineModule({
     { name: 'pix-charge-expiry', intervalMs: 5_000, run: expireDueCharges },
     pixWebhookRegistration,
     pixChargePoll,
+    pixReturnsPoll,
+    debtRecovery,
     ...pixTransfers.tasks,
   ],
 });

@@ -7,6 +7,7 @@ import { newId } from '../../platform/ids.ts';
 import type { Ctx } from '../../platform/request-context.ts';
 import { assertMayMoveMoney } from '../parties/service.ts';
 import { lockPayment } from '../payments/service.ts';
+import { returnedOfCharge } from './repo.ts';
 import { pixTransfers } from './transfers.ts';
 
 const REFUND_WINDOW_MS = 90 * 24 * 3600_000;
@@ -37,13 +38,13 @@ export async function createRefund(
   if (!original.completed_at || at.getTime() - original.completed_at.getTime() > REFUND_WINDOW_MS) {
     throw new AppError('invalid_state', 'A PIX cash-in can only be refunded within 90 days.');
   }
-  const { rows } = await tx.query<{ taken: bigint }>(
-    `SELECT coalesce(sum(amount_minor), 0)::bigint AS taken FROM payments
-      WHERE workspace_id = $1 AND related_payment_id = $2 AND kind = 'pix_refund'
-        AND status IN ('created', 'processing', 'completed')`,
-    [original.workspace_id, original.id],
-  );
-  const refundable = original.amount_minor - rows[0]!.taken;
+  // What the PSP returned itself under MED is gone as surely as a refund.
+  const taken = await returnedOfCharge(tx, original.workspace_id, original.id, [
+    'created',
+    'processing',
+    'completed',
+  ]);
+  const refundable = original.amount_minor - taken;
   // Refunds still in flight may already cover all of it: no amount could be valid, so no range is named.
   if (refundable <= 0n) throw nothingLeft();
   const amount = input.amount_minor === undefined ? refundable : parseAmount(input.amount_minor);

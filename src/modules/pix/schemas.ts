@@ -84,3 +84,47 @@ export const SimulateCashInBody = Type.Object({
     }),
   ),
 });
+
+/** A PIX received on the workspace's key without a charge of ours (docs/going-live.md). */
+export const UnassignedPix = Type.Object({
+  id: Uuid,
+  environment: EnvironmentName,
+  status: Type.Enum(['unassigned', 'assigned', 'returned'], {
+    description: 'unassigned until an operator assigns it to a party (credited) or returns it to the payer',
+  }),
+  amount_minor: Type.String({ description: 'integer minor units (BRL)' }),
+  currency: Type.Literal('BRL'),
+  end_to_end_id: Type.String({ description: 'end-to-end id of the PIX received' }),
+  payer_info: Type.Union([Type.String(), Type.Null()], { description: "what the payer's bank sent along" }),
+  payment_id: Type.Union([Uuid, Type.Null()], {
+    description:
+      'the completed pix_cash_in it became (assigned, or the original of the refund that returned it)',
+  }),
+  refund_id: Type.Union([Uuid, Type.Null()], { description: 'the pix_refund that returns it (returned)' }),
+  received_at: Timestamp,
+  resolved_at: Type.Union([Timestamp, Type.Null()]),
+});
+
+export const UnassignedListQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+  cursor: Type.Optional(Uuid),
+  status: Type.Optional(Type.Enum(['unassigned', 'assigned', 'returned'])),
+});
+
+export const AssignBody = Type.Object({
+  party_id: Type.Optional(Uuid),
+});
+
+export const SimulateUnassignedBody = Type.Object({
+  amount_minor: AmountMinor,
+  payer_info: Type.Optional(Name(140, { description: "what the payer's bank sends along" })),
+});
+
+export const SimulateMedReturnBody = Type.Object({
+  amount_minor: Type.Optional(AmountMinor),
+  natureza: Type.Optional(
+    Type.Enum(['MED_OPERACIONAL', 'MED_FRAUDE', 'MED_PIX_AUTOMATICO'], {
+      description: 'why the PSP returned it (API Pix Devolucao.natureza); MED_FRAUDE when left out',
+    }),
+  ),
+});

@@ -7,6 +7,9 @@ import type { Caller } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Ctx } from '../../platform/request-context.ts';
+import { randomBase62 } from '../../platform/secrets.ts';
+import { endToEndId } from '../../providers/pix/end-to-end-id.ts';
+import { SANDBOX_ISPB } from '../../providers/pix/sandbox.ts';
 import { owningParty } from '../parties/service.ts';
 import {
   createPayment,
@@ -17,6 +20,8 @@ import {
   transition,
 } from '../payments/service.ts';
 import { payCharge } from './charge-payment.ts';
+import { applyMedReturn, type MedNatureza, recoverPartyDebt } from './med-returns.ts';
+import { returnedOfCharge } from './repo.ts';
 import { pixTransfers } from './transfers.ts';
 
 /** Sandbox helpers exist only in sandbox: on a live path they are not there at all. */
@@ -135,6 +140,11 @@ export async function simulateCashIn(
       },
     ],
   });
+  await recoverPartyDebt(tx, ctx.deps, {
+    workspaceId: caller.workspaceId,
+    environment: caller.environment,
+    partyId,
+  });
   return createPayment(
     tx,
     {
@@ -154,4 +164,27 @@ export async function simulateCashIn(
     },
     { at },
   );
+}
+
+/**
+ * The sandbox PSP returns (part of) a paid charge under MED, with an id of its own, through the
+ * path a live PSP's return takes. Without an amount, all that is left of the charge is returned.
+ */
+export async function simulateMedReturn(
+  tx: Tx,
+  ctx: Ctx,
+  input: { id: string; amount_minor?: string; natureza?: MedNatureza },
+) {
+  const scope = sandboxScope(ctx.caller);
+  const charge = await lockPayment(tx, scope, input.id);
+  const left =
+    charge.amount_minor - (await returnedOfCharge(tx, charge.workspace_id, charge.id, ['completed']));
+  const at = ctx.deps.clock.now();
+  const payment = await applyMedReturn(tx, ctx.deps, scope, input.id, {
+    returnId: `MED${randomBase62(20)}`,
+    rtrId: endToEndId(SANDBOX_ISPB, at).replace(/^E/, 'D'),
+    amountMinor: input.amount_minor === undefined ? left : parseAmount(input.amount_minor),
+    natureza: input.natureza ?? 'MED_FRAUDE',
+  });
+  return payment!;
 }

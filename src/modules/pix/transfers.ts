@@ -6,6 +6,7 @@ import type { Deps } from '../../platform/context.ts';
 import type { PixKeyType } from '../../providers/pix/keys.ts';
 import type { ProviderTransfer } from '../../providers/pix/provider.ts';
 import { findPayment, type PaymentRow, type PaymentScope, transition } from '../payments/service.ts';
+import { returnedOfCharge } from './repo.ts';
 
 const outcomeOf = (result: ProviderTransfer): TransferOutcome => ({
   status: result.status,
@@ -76,12 +77,8 @@ async function lockRefundable(tx: Tx, workspaceId: string, id: string) {
     [workspaceId, id],
   );
   if (!rows[0]) return undefined;
-  const { rows: sums } = await tx.query<{ refunded: bigint }>(
-    `SELECT coalesce(sum(amount_minor), 0)::bigint AS refunded FROM payments
-      WHERE workspace_id = $1 AND related_payment_id = $2 AND kind = 'pix_refund' AND status = 'completed'`,
-    [workspaceId, id],
-  );
-  return { ...rows[0], refunded: sums[0]!.refunded };
+  // A MED return the PSP made counts as refunded: refunds and returns together cover the charge.
+  return { ...rows[0], refunded: await returnedOfCharge(tx, workspaceId, id, ['completed']) };
 }
 
 export const pixRail: OutboundRail = {

@@ -21,6 +21,8 @@ export interface PaymentLedger {
   feeCurrency: string | null;
   journals: number;
   nets: Map<string, bigint>;
+  /** pix_med_return: what its party still owes of it (pix_med_returns.outstanding_minor). */
+  outstanding?: bigint | null;
 }
 
 type Expected = { journals: number; nets: Record<string, bigint> /** classes not compared */; free?: RegExp };
@@ -60,6 +62,25 @@ const cashIn: Rule = (p) => {
   return `a charge cannot be ${p.status}`;
 };
 
+/**
+ * A MED return: the whole amount left through PIX settlement, taken from its party's available but
+ * for what it still owes, which sits in the workspace's party_receivable; each credit that paid part
+ * of the debt since is one more journal, moving it from available to the receivable.
+ */
+const medReturn: Rule = (p) => {
+  if (p.status !== 'completed') return `a MED return cannot be ${p.status}`;
+  if (p.outstanding === null || p.outstanding === undefined) return 'a MED return without its record';
+  const c = p.currency;
+  return {
+    journals: Math.max(1, p.journals),
+    nets: {
+      [pixSettlement()]: p.amount,
+      [`p:available:${c}`]: -(p.amount - p.outstanding),
+      [`s:party_receivable:${c}:`]: -p.outstanding,
+    },
+  };
+};
+
 const deposit: Rule = (p) => {
   if (p.status !== 'completed') return `a deposit cannot be ${p.status}`;
   return { journals: 1, nets: { [custody(p)]: -p.amount, [`p:available:${p.currency}`]: p.amount } };
@@ -86,6 +107,7 @@ export const PAYMENT_RULES: Record<PaymentKind, Rule> = {
   pix_cash_in: cashIn,
   pix_cash_out: outbound(pixSettlement),
   pix_refund: outbound(pixSettlement),
+  pix_med_return: medReturn,
   crypto_send: outbound(custody),
   crypto_deposit: deposit,
   rfq_settlement: conversion,

@@ -64,6 +64,15 @@ export const INVARIANTS: Record<string, string> = {
             count(*) || ' payments: ' || string_agg(x.id::text, ' ' ORDER BY x.id) AS detail
       FROM payments x WHERE x.idempotency_key IS NOT NULL
      GROUP BY x.workspace_id, x.environment, x.party_id, x.idempotency_key HAVING count(*) > 1`,
+  // What the parties owe of MED returns is what the workspace's party_receivable holds.
+  party_debt: `WITH owed AS (SELECT workspace_id, environment, sum(outstanding_minor) AS owed FROM pix_med_returns GROUP BY 1, 2),
+         held AS (SELECT a.workspace_id, a.environment, -sum(b.balance) AS held
+                    FROM ledger_accounts a JOIN ledger_balances b ON b.workspace_id = a.workspace_id AND b.account_id = a.id
+                   WHERE a.party_id IS NULL AND a.kind = 'party_receivable' GROUP BY 1, 2)
+    SELECT coalesce(o.workspace_id, h.workspace_id) || '/' || coalesce(o.environment, h.environment) AS subject,
+           'parties owe ' || coalesce(o.owed, 0) || ' of MED returns, party_receivable holds ' || coalesce(h.held, 0) AS detail
+      FROM owed o FULL JOIN held h ON h.workspace_id = o.workspace_id AND h.environment = o.environment
+     WHERE coalesce(o.owed, 0) <> coalesce(h.held, 0)`,
   delivery_without_event: `SELECT d.id AS subject, 'delivery of event ' || d.event_id || ' to endpoint ' || d.endpoint_id AS detail
       FROM webhook_deliveries d
       LEFT JOIN events e ON e.id = d.event_id AND e.workspace_id = d.workspace_id AND e.environment = d.environment
@@ -130,6 +139,7 @@ export interface PaymentLedgerRow {
   fee_currency: string | null;
   journals: bigint;
   nets: string | null;
+  outstanding: bigint | null;
 }
 
 /** A page of payments, by id, each with its journals summarised as nets per account class. */
@@ -141,6 +151,8 @@ export async function paymentLedgerPage(
   const { rows } = await q.query<PaymentLedgerRow>(
     `SELECT x.id, x.kind, x.status, x.currency, x.network, x.amount_minor, x.fee_minor, x.target_currency,
             x.metadata->>'target_amount_minor' AS target_amount, x.metadata->>'fee_currency' AS fee_currency,
+            (SELECT r.outstanding_minor FROM pix_med_returns r
+              WHERE r.workspace_id = x.workspace_id AND r.payment_id = x.id) AS outstanding,
             (SELECT count(*) FROM ledger_journals j WHERE j.workspace_id = x.workspace_id
                 AND j.reference_type = 'payment' AND j.reference_id = x.id::text)::bigint AS journals,
             (SELECT string_agg(n.cls || '=' || n.net, ',') FROM (

@@ -54,6 +54,7 @@ async function paymentPostings(q: Queryable, limit: number): Promise<CheckResult
         feeCurrency: row.fee_currency,
         journals: Number(row.journals),
         nets,
+        outstanding: row.outstanding,
       });
       if (problem && result.violations++ < limit)
         result.examples.push({ subject: row.id, detail: `${row.kind} ${row.status}: ${problem}` });

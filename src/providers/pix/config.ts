@@ -29,6 +29,11 @@ export interface BcbSettings {
   /** Sent in the registered URL as ?hmac=…; a notification without it is refused. */
   webhookSecret: string;
   timeoutMs: number;
+  /**
+   * The workspace that owns our PIX key: a PIX received on it without a charge of ours is held for
+   * it to assign or return (docs/going-live.md). Unset, such a PIX is set aside for an operator.
+   */
+  unassignedWorkspaceId?: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -94,8 +99,17 @@ export function loadPixConfig(env: Env = process.env): PixConfig {
       webhookUrl: httpsOrLocal(env, 'PIX_WEBHOOK_URL'),
       webhookSecret: secret,
       timeoutMs,
+      unassignedWorkspaceId: workspaceIdOf(env, 'PIX_UNASSIGNED_WORKSPACE_ID'),
     },
   };
+}
+
+function workspaceIdOf(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (!raw) return undefined;
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(raw))
+    throw new ConfigError(name, 'must be a workspace id (a UUID)');
+  return raw.toLowerCase();
 }
 
 /** The PSP calls an https URL; http is accepted only on a loopback address (a local proxy, the tests). */
@@ -127,4 +141,10 @@ export const PIX_SETTINGS: { name: string; default: string; meaning: string }[] 
   { name: 'PIX_WEBHOOK_URL', default: '(unset)', meaning: 'public URL of POST /v1/psp/pix/notifications' },
   { name: 'PIX_WEBHOOK_SECRET', default: '(unset)', meaning: 'hmac query secret the PSP sends back' },
   { name: 'PIX_TIMEOUT_MS', default: '10000', meaning: 'timeout of each call to the PSP' },
+  {
+    name: 'PIX_UNASSIGNED_WORKSPACE_ID',
+    default: '(unset)',
+    meaning:
+      'workspace that owns our PIX key: PIX received without a charge are held for it to assign or return',
+  },
 ];

@@ -35,6 +35,8 @@ export interface PixProvider {
   getStatus(paymentId: string, transfer?: TransferQuery): Promise<ProviderTransfer>;
   /** A charge as the PSP has it, to confirm a notification before money moves (PSPs that notify). */
   getCharge?(txid: string): Promise<ChargeState | undefined>;
+  /** A PIX received on our key, by its end-to-end id, with its devoluções (PSPs that notify). */
+  getReceivedPix?(endToEndId: string): Promise<ReceivedPix | undefined>;
   /** Tells the PSP where to send its notifications; idempotent (PSPs that notify). */
   registerWebhook?(): Promise<void>;
 }
@@ -48,7 +50,30 @@ export interface ChargeState {
   status: 'active' | 'paid' | 'removed';
   amountMinor: bigint | undefined;
   /** The PIX received on it. */
-  payments: { endToEndId: string; amountMinor: bigint | undefined }[];
+  payments: ReceivedPix[];
+}
+
+/** A PIX received on our key as the PSP has it: on a charge (txid) or not, and what was returned of it. */
+export interface ReceivedPix {
+  endToEndId: string;
+  txid?: string;
+  amountMinor: bigint | undefined;
+  /** What the payer's bank sent along (infoPagador), when any. */
+  payerInfo?: string;
+  returns: PspReturn[];
+}
+
+/**
+ * A devolução of a received PIX: ours (its id is one of our payment ids) or one the PSP made itself,
+ * as a MED return (natureza MED_OPERACIONAL, MED_FRAUDE, MED_PIX_AUTOMATICO).
+ */
+export interface PspReturn {
+  id: string;
+  rtrId?: string;
+  amountMinor: bigint | undefined;
+  /** ORIGINAL, RETIRADA, MED_OPERACIONAL, MED_FRAUDE or MED_PIX_AUTOMATICO, as the PSP wrote it. */
+  natureza: string;
+  status: ProviderTransfer['status'];
 }
 
 export interface ProviderTransfer {

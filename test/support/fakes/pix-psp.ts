@@ -28,14 +28,26 @@ interface FakeCob {
   expiracao: number;
   pixCopiaECola: string;
   locId: number;
-  pix: { endToEndId: string; txid: string; valor: string; chave: string; horario: string }[];
+  pix: FakePix[];
 }
+interface FakePix {
+  endToEndId: string;
+  txid?: string;
+  valor: string;
+  chave: string;
+  horario: string;
+  infoPagador?: string;
+}
+/** The naturezas of a devolução in the API Pix; MED_* are the ones the PSP makes itself. */
+export type Natureza = 'ORIGINAL' | 'RETIRADA' | 'MED_OPERACIONAL' | 'MED_FRAUDE' | 'MED_PIX_AUTOMATICO';
 interface FakeRefund {
   id: string;
   rtrId: string;
   valor: string;
   status: 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO';
   e2e: string;
+  natureza: Natureza;
+  descricao?: string;
 }
 interface FakePayout {
   idEnvio: string;
@@ -78,6 +90,8 @@ export interface FakePsp {
   delayMs: number;
   /** Forgets every token issued: the next call with one gets 401. */
   revokeTokens(): void;
+  /** PIX received on the key without a cob (a static key, a copied key). */
+  received: FakePix[];
   /** A buyer pays the cob: it becomes CONCLUIDA with a new PIX, and the callback is POSTed (unless notify false). */
   pay(txid: string, notify?: boolean): Promise<{ endToEndId: string; callback?: CallbackResult }>;
   settleRefund(
@@ -90,6 +104,22 @@ export interface FakePsp {
     status: 'REALIZADO' | 'NAO_REALIZADO',
     notify?: boolean,
   ): Promise<CallbackResult | undefined>;
+  /**
+   * The PSP returns (part of) a received PIX itself, as MED does: a devolução with an id of its own
+   * choosing, DEVOLVIDO unless told, visible in GET /pix/{e2eid}, the cob's pix[] and the callback.
+   */
+  medReturn(
+    endToEndId: string,
+    input: { valor: string; natureza: Natureza; status?: FakeRefund['status']; notify?: boolean },
+  ): Promise<{ id: string; callback?: CallbackResult }>;
+  /** A payer sends a PIX to the key with no txid: it is received, and the callback POSTed. */
+  receive(input: {
+    valor: string;
+    infoPagador?: string;
+    notify?: boolean;
+  }): Promise<{ endToEndId: string; callback?: CallbackResult }>;
+  /** A received PIX as the PSP shows it (GET /pix/{e2eid}): with its devoluções. */
+  pixView(endToEndId: string): Record<string, unknown> | undefined;
   /** POSTs a callback body to the registered webhook (+ "/pix"); `url` replaces it (a forged call). */
   callback(body: unknown, url?: string): Promise<CallbackResult>;
   close(): Promise<void>;
@@ -131,15 +161,28 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
     valor: { original: cob.valor },
     chave: cob.chave,
     pixCopiaECola: cob.pixCopiaECola,
-    ...(cob.pix.length ? { pix: cob.pix } : {}),
+    ...(cob.pix.length ? { pix: cob.pix.map(pixItem) } : {}),
   });
+  const received: FakePix[] = [];
   const refundView = (r: FakeRefund) => ({
     id: r.id,
     rtrId: r.rtrId,
     valor: r.valor,
-    horario: { solicitacao: new Date().toISOString() },
+    natureza: r.natureza,
+    ...(r.descricao ? { descricao: r.descricao } : {}),
+    horario: {
+      solicitacao: new Date().toISOString(),
+      ...(r.status === 'DEVOLVIDO' ? { liquidacao: new Date().toISOString() } : {}),
+    },
     status: r.status,
   });
+  const findPix = (e2e: string) =>
+    [...cobs.values()].flatMap((cob) => cob.pix).find((pix) => pix.endToEndId === e2e) ??
+    received.find((pix) => pix.endToEndId === e2e);
+  const pixItem = (pix: FakePix) => {
+    const devolucoes = [...refunds.values()].filter((r) => r.e2e === pix.endToEndId).map(refundView);
+    return { ...pix, ...(devolucoes.length ? { devolucoes } : {}) };
+  };
   const payoutView = (p: FakePayout) => ({
     endToEndId: p.e2eId,
     idEnvio: p.idEnvio,
@@ -229,8 +272,7 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
       if (!/^[a-zA-Z0-9]{1,35}$/.test(id)) return problem(res, 400, 'PixDevolucaoInvalida', 'id inválido');
       const existing = refunds.get(key);
       if (existing) return send(res, 201, refundView(existing));
-      const received = [...cobs.values()].flatMap((cob) => cob.pix).find((pix) => pix.endToEndId === e2e);
-      if (!received) return problem(res, 404, 'PixNaoEncontrado', 'Pix não encontrado');
+      if (!findPix(e2e)) return problem(res, 404, 'PixNaoEncontrado', 'Pix não encontrado');
       if (typeof body.valor !== 'string' || !/^\d{1,10}\.\d{2}$/.test(body.valor)) {
         return problem(res, 400, 'PixDevolucaoInvalida', 'valor inválido');
       }
@@ -240,9 +282,15 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
         valor: body.valor,
         status: 'EM_PROCESSAMENTO',
         e2e,
+        natureza: body.natureza ?? 'ORIGINAL',
       };
       refunds.set(key, refund);
       return send(res, 201, refundView(refund));
+    }
+    const pixPath = /^\/v2\/pix\/([^/]+)$/.exec(path);
+    if (pixPath && method === 'GET') {
+      const pix = findPix(decodeURIComponent(pixPath[1]!));
+      return pix ? send(res, 200, pixItem(pix)) : problem(res, 404, 'PixNaoEncontrado', 'Pix não encontrado');
     }
     const webhookPath = /^\/v2\/webhook\/([^/]+)$/.exec(path);
     if (webhookPath && method === 'PUT') {
@@ -355,6 +403,7 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
       PIX_WEBHOOK_SECRET: FAKE_WEBHOOK_SECRET,
     }),
     cobs,
+    received,
     refunds,
     payouts,
     webhooks,
@@ -382,8 +431,44 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
       if (!refund) throw new Error(`no devolução ${id}`);
       refund.status = status;
       if (!notify) return undefined;
-      const pix = [...cobs.values()].flatMap((cob) => cob.pix).find((p) => p.endToEndId === refund.e2e)!;
+      const pix = findPix(refund.e2e)!;
       return callback({ pix: [{ ...pix, devolucoes: [refundView(refund)] }] });
+    },
+    async medReturn(endToEndId, input) {
+      const pix = findPix(endToEndId);
+      if (!pix) throw new Error(`no PIX ${endToEndId}`);
+      // The PSP's own id: not one of Lastro's (32 hex digits), as a MED devolução's never is.
+      const id = `MED${alnum(20)}`;
+      const refund: FakeRefund = {
+        id,
+        rtrId: fakeEndToEndId('D'),
+        valor: input.valor,
+        status: input.status ?? 'DEVOLVIDO',
+        e2e: endToEndId,
+        natureza: input.natureza,
+        descricao: 'Devolução MED',
+      };
+      refunds.set(`${endToEndId}/${id}`, refund);
+      if (input.notify === false) return { id };
+      return { id, callback: await callback({ pix: [{ ...pix, devolucoes: [refundView(refund)] }] }) };
+    },
+    async receive(input) {
+      const pix: FakePix = {
+        endToEndId: fakeEndToEndId(),
+        valor: input.valor,
+        chave: FAKE_PIX_KEY,
+        horario: new Date().toISOString(),
+        ...(input.infoPagador ? { infoPagador: input.infoPagador } : {}),
+      };
+      received.push(pix);
+      return {
+        endToEndId: pix.endToEndId,
+        callback: input.notify === false ? undefined : await callback({ pix: [pix] }),
+      };
+    },
+    pixView: (endToEndId) => {
+      const pix = findPix(endToEndId);
+      return pix && pixItem(pix);
     },
     async settlePayout(idEnvio, status, notify = true) {
       const payout = payouts.get(idEnvio);

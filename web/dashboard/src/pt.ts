@@ -338,6 +338,7 @@ export const PT: Record<string, string> = {
   pix_cash_in: 'entrada PIX',
   pix_cash_out: 'saque PIX',
   pix_refund: 'devolução PIX',
+  pix_med_return: 'devolução MED',
   crypto_send: 'envio cripto',
   crypto_deposit: 'depósito cripto',
   rfq_settlement: 'conversão',

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../../platform/context.ts';
+import { AppError } from '../../../platform/errors.ts';
 import { isRoundError, type SetAsideFailure, setAside as setAsideItem } from '../../../platform/set-aside.ts';
 import { fromPspAmount } from '../../../providers/pix/bcb/money.ts';
 import { END_TO_END_ID } from '../../../providers/pix/end-to-end-id.ts';
@@ -13,7 +14,9 @@ import type { PixProvider } from '../../../providers/pix/provider.ts';
 import { paymentIdOf } from '../../../providers/pix/psp-id.ts';
 import { findPayment } from '../../payments/service.ts';
 import { payCharge } from '../charge-payment.ts';
+import { applyPspReturns, isMedNatureza } from '../med-returns.ts';
 import { pixTransfers } from '../transfers.ts';
+import { recordUnassigned } from '../unassigned.ts';
 import {
   findLiveCharge,
   findLivePayment,
@@ -86,20 +89,93 @@ async function receiveItem(deps: Deps, provider: PixProvider, item: Item, record
   const onCharge = item.txid !== undefined && item.txid !== null;
   let settled = 0;
   if (onCharge) settled += await chargePaid(deps, provider, item, record);
+  let med = false;
   for (const refund of refunds) {
-    if (isObject(refund)) settled += await transferOutcome(deps, 'refund', refund.id, refund, record);
+    // A MED devolução is the PSP's own, never one of our refunds: its id is the PSP's.
+    if (isObject(refund) && isMedNatureza(refund.natureza)) med = true;
+    else if (isObject(refund)) settled += await transferOutcome(deps, 'refund', refund.id, refund, record);
     else await record({ kind: 'malformed', outcome: 'malformed', payload: refund });
   }
-  if (!onCharge && refunds.length === 0) {
-    // A PIX to our key without a charge of ours (a static BR Code, a plain transfer): nothing to credit.
+  if (med) settled += await medReturned(deps, provider, item, record);
+  if (!onCharge && refunds.length === 0) settled += await receivedWithoutCharge(deps, provider, item, record);
+  return settled;
+}
+
+/**
+ * The PSP returned (part of) a PIX of ours under MED: what its API shows of that PIX is applied,
+ * each devolução once, through the path the charge poll and the sandbox take too.
+ */
+async function medReturned(deps: Deps, provider: PixProvider, item: Item, record: Recorder): Promise<number> {
+  const { endToEndId } = item;
+  if (typeof endToEndId !== 'string' || !END_TO_END_ID.test(endToEndId)) {
+    await record({ kind: 'malformed', outcome: 'malformed', payload: item });
+    return 0;
+  }
+  const pix = await provider.getReceivedPix?.(endToEndId);
+  const charge = pix?.txid ? await findLiveCharge(deps.db, pix.txid) : undefined;
+  if (!pix || !charge) {
     await record({
-      kind: 'unknown',
-      reference: String(item.endToEndId ?? ''),
-      outcome: 'unmatched',
+      kind: 'refund',
+      reference: endToEndId,
+      outcome: pix ? 'unmatched' : 'unconfirmed',
       payload: item,
     });
+    return 0;
   }
-  return settled;
+  const applied = await applyPspReturns(deps, charge, pix);
+  const confirmed = pix.returns.some((r) => isMedNatureza(r.natureza) && r.status === 'completed');
+  await record({
+    kind: 'refund',
+    reference: endToEndId,
+    outcome: applied > 0 ? 'settled' : confirmed ? 'duplicate' : 'pending',
+    paymentId: charge.id,
+    payload: item,
+  });
+  return applied;
+}
+
+/**
+ * A PIX to our key without a charge of ours (a static key, a plain transfer): once the PSP's API
+ * confirms it, held for the workspace that owns the key, to assign or return. With no such workspace
+ * configured it throws, and the item is set aside for an operator: never dropped.
+ */
+async function receivedWithoutCharge(
+  deps: Deps,
+  provider: PixProvider,
+  item: Item,
+  record: Recorder,
+): Promise<number> {
+  const { endToEndId } = item;
+  if (typeof endToEndId !== 'string' || !END_TO_END_ID.test(endToEndId)) {
+    await record({ kind: 'malformed', outcome: 'malformed', payload: item });
+    return 0;
+  }
+  const pix = await provider.getReceivedPix?.(endToEndId);
+  if (!pix || pix.txid || pix.amountMinor === undefined || pix.amountMinor <= 0n) {
+    await record({ kind: 'unknown', reference: endToEndId, outcome: 'unconfirmed', payload: item });
+    return 0;
+  }
+  const workspaceId = deps.config.pix.bcb?.unassignedWorkspaceId;
+  if (!workspaceId)
+    throw new AppError(
+      'invalid_state',
+      'A PIX without a charge arrived and no workspace holds them: set PIX_UNASSIGNED_WORKSPACE_ID.',
+    );
+  const held = await recordUnassigned(deps.db, {
+    workspaceId,
+    environment: 'live',
+    endToEndId,
+    amountMinor: pix.amountMinor,
+    payerInfo: pix.payerInfo ?? null,
+    at: deps.clock.now(),
+  });
+  await record({
+    kind: 'unknown',
+    reference: endToEndId,
+    outcome: held ? 'unassigned' : 'duplicate',
+    payload: item,
+  });
+  return held ? 1 : 0;
 }
 
 /** A PIX received on a charge: credited once, after the PSP's GET /cob/{txid} shows it paid. */

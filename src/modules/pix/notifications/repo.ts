@@ -13,7 +13,8 @@ export type NotificationOutcome =
   | 'unmatched'
   | 'unconfirmed'
   | 'rejected'
-  | 'malformed';
+  | 'malformed'
+  | 'unassigned';
 
 export interface NotificationRecord {
   provider: string;
@@ -97,6 +98,25 @@ export async function liveChargesAwaiting(
       WHERE environment = 'live' AND kind = 'pix_cash_in' AND status = 'created' AND pix_txid IS NOT NULL
         AND id > $1 AND ${notWaitingSql('id::text', '$3')} ORDER BY id LIMIT $2`,
     [after, limit, [...waiting]],
+  );
+  return rows;
+}
+
+/**
+ * Live charges paid within `since`, in id order after `after`: the returns poll asks the PSP about
+ * each, a few at a time, for devoluções its notification did not bring.
+ */
+export async function liveChargesPaidSince(
+  q: Queryable,
+  after: string,
+  limit: number,
+  since: Date,
+): Promise<(LivePayment & { pix_txid: string })[]> {
+  const { rows } = await q.query<LivePayment & { pix_txid: string }>(
+    `SELECT ${COLUMNS}, pix_txid FROM payments
+      WHERE environment = 'live' AND kind = 'pix_cash_in' AND status = 'completed' AND pix_txid IS NOT NULL
+        AND completed_at >= $3 AND id > $1 ORDER BY id LIMIT $2`,
+    [after, limit, since],
   );
   return rows;
 }

@@ -1,5 +1,5 @@
 import type { BcbSettings } from '../config.ts';
-import type { ProviderTransfer } from '../provider.ts';
+import type { ProviderTransfer, PspReturn, ReceivedPix } from '../provider.ts';
 import { type MtlsClient, PspRejected } from './http.ts';
 import { fromPspAmount, toPspAmount } from './money.ts';
 
@@ -10,8 +10,8 @@ export interface Cob {
   amountMinor: bigint | undefined;
   pixCopiaECola: string | undefined;
   locId: string | undefined;
-  /** Pix received on it: endToEndId and amount. */
-  pix: { endToEndId: string; amountMinor: bigint | undefined }[];
+  /** Pix received on it, with their devoluções. */
+  pix: ReceivedPix[];
 }
 
 const REFUND_STATUS: Record<string, ProviderTransfer['status']> = {
@@ -19,6 +19,31 @@ const REFUND_STATUS: Record<string, ProviderTransfer['status']> = {
   DEVOLVIDO: 'completed',
   NAO_REALIZADO: 'failed',
 };
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/** A devolução as the API Pix writes it; natureza defaults to ORIGINAL, as the standard says. */
+function returnOf(body: Record<string, unknown>): PspReturn {
+  return {
+    id: String(body.id),
+    rtrId: text(body.rtrId),
+    amountMinor: fromPspAmount(body.valor),
+    natureza: text(body.natureza) ?? 'ORIGINAL',
+    status: REFUND_STATUS[String(body.status)] ?? 'unknown',
+  };
+}
+
+/** A Pix item of GET /pix/{e2eid}, of a cob's pix[] or of a notification. */
+export function receivedPixOf(item: Record<string, unknown>): ReceivedPix {
+  const returns = Array.isArray(item.devolucoes) ? (item.devolucoes as Record<string, unknown>[]) : [];
+  return {
+    endToEndId: String(item.endToEndId),
+    txid: text(item.txid),
+    amountMinor: fromPspAmount(item.valor),
+    payerInfo: text(item.infoPagador),
+    returns: returns.filter((r) => typeof r === 'object' && r !== null).map(returnOf),
+  };
+}
 
 function cobOf(body: Record<string, unknown>): Cob {
   const pix = Array.isArray(body.pix) ? (body.pix as Record<string, unknown>[]) : [];
@@ -29,7 +54,7 @@ function cobOf(body: Record<string, unknown>): Cob {
     amountMinor: fromPspAmount((body.valor as { original?: unknown } | undefined)?.original),
     pixCopiaECola: typeof body.pixCopiaECola === 'string' ? body.pixCopiaECola : undefined,
     locId: loc?.id === undefined ? undefined : String(loc.id),
-    pix: pix.map((item) => ({ endToEndId: String(item.endToEndId), amountMinor: fromPspAmount(item.valor) })),
+    pix: pix.map(receivedPixOf),
   };
 }
 
@@ -71,6 +96,12 @@ export class ApiPix {
   async getCob(txid: string): Promise<Cob | undefined> {
     const response = await this.http.call('GET', this.url(`/cob/${txid}`));
     return response.status === 404 ? undefined : cobOf(response.body);
+  }
+
+  /** GET /pix/{e2eid}: a PIX received on our key, its devoluções included (ours and the PSP's). */
+  async getPix(endToEndId: string): Promise<ReceivedPix | undefined> {
+    const response = await this.http.call('GET', this.url(`/pix/${encodeURIComponent(endToEndId)}`));
+    return response.status === 404 ? undefined : receivedPixOf(response.body);
   }
 
   /** PUT /pix/{e2eid}/devolucao/{id}: idempotent on our id, asked again on a refusal like a cob. */

@@ -85,6 +85,10 @@ export class BcbPixProvider implements PixProvider {
     );
   }
 
+  getReceivedPix(endToEndId: string) {
+    return this.api.getPix(endToEndId);
+  }
+
   registerWebhook(): Promise<void> {
     return this.api.registerWebhook();
   }

@@ -1,0 +1,96 @@
+/**
+ * MED returns in sandbox: the PSP returns all or part of a paid charge; the party is debited once,
+ * whole; what its balance cannot cover it owes, visible in its balances, and its next credits pay
+ * it first; the charge shows the return, and the books verify.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { expectBooksVerified } from '../support/books.ts';
+import { CPF, startWorld } from '../support/world.ts';
+
+const world = await startWorld({ sandboxSettleMs: 0 });
+afterAll(() => world.close());
+
+async function paidCharge(name: string, amount: string) {
+  const ws = await world.workspace(name);
+  const created = await ws.api.post('/v1/sandbox/pix/charges', {
+    amount_minor: amount,
+    payer: { name: 'Bia', document: CPF },
+  });
+  expect(created.statusCode, created.body).toBe(200);
+  const paid = await ws.api.post(`/v1/sandbox/simulate/payments/${created.json().data.id}/pay`);
+  expect(paid.statusCode, paid.body).toBe(200);
+  return { ws, charge: paid.json().data as { id: string } };
+}
+
+const owedOf = async (workspaceId: string) =>
+  (
+    await world.db.query<{ owed: string }>(
+      'SELECT coalesce(sum(outstanding_minor), 0)::text AS owed FROM pix_med_returns WHERE workspace_id = $1',
+      [workspaceId],
+    )
+  ).rows[0]!.owed;
+
+describe('sandbox MED returns', () => {
+  it('a partial return debits the party once and leaves the charge completed, with payment.updated', async () => {
+    const { ws, charge } = await paidCharge('MED partial', '10000');
+    const res = await ws.api.post(`/v1/sandbox/simulate/payments/${charge.id}/med-return`, {
+      amount_minor: '4000',
+      natureza: 'MED_OPERACIONAL',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({
+      kind: 'pix_med_return',
+      status: 'completed',
+      amount_minor: '4000',
+      related_payment_id: charge.id,
+      metadata: { natureza: 'MED_OPERACIONAL', shortfall_minor: '0' },
+    });
+    expect(await ws.balances()).toMatchObject({ available: '6000' });
+    expect((await ws.api.get(`/v1/sandbox/payments/${charge.id}`)).json().data.status).toBe('completed');
+    expect(await ws.eventTypes(charge.id)).toContain('payment.updated');
+    // What is left to refund is what the PSP did not return.
+    const refund = await ws.api.post(`/v1/sandbox/payments/${charge.id}/refund`, { amount_minor: '6001' });
+    expect(refund.json().error).toBe('invalid_amount');
+    await expectBooksVerified(world.deps);
+  });
+
+  it('a return of more than the party has keeps the shortfall owed, paid by its next credits', async () => {
+    const { ws, charge } = await paidCharge('MED shortfall', '10000');
+    await ws.setSettlementKey();
+    await ws.payout('7000');
+    await world.drainJobs();
+    expect(await ws.balances()).toMatchObject({ available: '2900' });
+    const res = await ws.api.post(`/v1/sandbox/simulate/payments/${charge.id}/med-return`, {
+      natureza: 'MED_FRAUDE',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ amount_minor: '10000', metadata: { shortfall_minor: '7100' } });
+    expect(await ws.balances()).toMatchObject({ available: '0' });
+    expect(await owedOf(ws.owner.workspaceId)).toBe('7100');
+    expect((await ws.api.get(`/v1/sandbox/payments/${charge.id}`)).json().data.status).toBe('refunded');
+    await expectBooksVerified(world.deps);
+
+    // A second return of the same charge: nothing left.
+    const again = await ws.api.post(`/v1/sandbox/simulate/payments/${charge.id}/med-return`, {});
+    expect(again.json().error).toBe('invalid_amount');
+
+    // Next credits pay the debt first.
+    const first = await ws.api.post('/v1/sandbox/simulate/pix/cash-in', { amount_minor: '5000' });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(await ws.balances()).toMatchObject({ available: '0' });
+    expect(await owedOf(ws.owner.workspaceId)).toBe('2100');
+    await ws.api.post('/v1/sandbox/simulate/pix/cash-in', { amount_minor: '3000' });
+    expect(await ws.balances()).toMatchObject({ available: '900' });
+    expect(await owedOf(ws.owner.workspaceId)).toBe('0');
+    await expectBooksVerified(world.deps);
+  });
+
+  it('a return of an unpaid charge is refused and moves nothing', async () => {
+    const ws = await world.workspace('MED unpaid');
+    const created = (await ws.api.post('/v1/sandbox/pix/charges', { amount_minor: '500' })).json().data;
+    const res = await ws.api.post(`/v1/sandbox/simulate/payments/${created.id}/med-return`, {});
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error).toBe('invalid_state');
+    expect(await ws.paymentCount('pix_med_return')).toBe(0);
+  });
+});
