@@ -12,6 +12,7 @@
  * compares against too: unbounded, that side was a scan of every seal, a cost that grew with the books.
  */
 import { createHash } from 'node:crypto';
+import { isCitusCluster } from '../db/distribute.ts';
 import type { Queryable } from '../db/types.ts';
 import type { Deps } from '../platform/context.ts';
 
@@ -77,6 +78,13 @@ export async function sealJournals(deps: Deps): Promise<number> {
   }
   if (candidates.length === 0) return 0;
   const workspaceIds = [...new Set(candidates.map((row) => row.workspace_id))];
+  // On Citus the heads of several workspaces live on several shards, and a multi-shard FOR UPDATE is
+  // refused: there each workspace is sealed in a transaction of its own, on its shard.
+  if (await sealsPerWorkspace(deps)) {
+    const { sealed, error } = await sealApart(deps, aside, workspaceIds, candidates);
+    if (error) throw error;
+    return sealed;
+  }
   try {
     return await sealRound(deps, candidates);
   } catch (error) {
@@ -88,27 +96,41 @@ export async function sealJournals(deps: Deps): Promise<number> {
   }
 }
 
+const perWorkspace = new WeakMap<Deps, boolean>();
+async function sealsPerWorkspace(deps: Deps): Promise<boolean> {
+  let answer = perWorkspace.get(deps);
+  if (answer === undefined) {
+    answer = await isCitusCluster(deps.db);
+    perWorkspace.set(deps, answer);
+  }
+  return answer;
+}
+
 /**
- * After a failed round: each workspace in a transaction of its own, so that one whose chain cannot
- * be extended (verify says why) is set aside for a minute and the others are still sealed. The
- * round's error is then thrown all the same, to be logged.
+ * Each workspace in a transaction of its own, so that one whose chain cannot be extended (verify
+ * says why) is set aside for a minute and the others are still sealed. Returns how many journals
+ * were sealed and the first error that was not a chain's own (for the round to log).
  */
 async function sealApart(
   deps: Deps,
   aside: Map<string, number>,
   workspaceIds: string[],
   candidates: Candidate[],
-) {
+): Promise<{ sealed: number; error?: unknown }> {
+  let sealed = 0;
+  let first: unknown;
   for (const id of workspaceIds) {
     try {
-      await sealRound(
+      sealed += await sealRound(
         deps,
         candidates.filter((row) => row.workspace_id === id),
       );
     } catch (error) {
       if (isChainFault(error)) aside.set(id, deps.clock.now().getTime() + SET_ASIDE_MS);
+      else first ??= error;
     }
   }
+  return { sealed, error: first };
 }
 
 class SealHeadMissing extends Error {}
