@@ -335,17 +335,28 @@ describe.skipIf(!canRunBrowser)('dashboard in chromium', { timeout: 180_000 }, (
 
     await open('Statement', 'Statement');
     await page.locator('tbody tr').first().waitFor();
+    // The export is of a period: without its days it says so beside the field and asks the API nothing.
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    await page.getByText('Choose the first day to export.').waitFor();
+    // The API's file, whose days are São Paulo's.
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
+    await page.getByLabel('From').fill(today);
+    await page.getByLabel('To (inclusive)').fill(today);
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export CSV' }).click();
-    const csv = await (await download)
+    const file = await download;
+    expect(file.suggestedFilename()).toBe(`lastro-statement-sandbox-${today}-to-${today}.csv`);
+    const csv = await file
       .path()
-      .then((file) => import('node:fs').then((fs) => fs.readFileSync(file, 'utf8')));
-    expect(csv.split('\n')[0]).toBe(
-      'posted_at,party_id,currency,kind,direction,amount_minor,amount,reference_type,reference_id',
+      .then((path) => import('node:fs').then((fs) => fs.readFileSync(path, 'utf8')));
+    expect(csv.split('\r\n')[0]).toBe(
+      'posted_at,date,id,journal_id,party_id,currency,kind,direction,amount,amount_minor,reference_type,reference_id',
     );
     // The payout's amount and its R$ 1,00 fee leave the available balance; the cash-in arrived whole.
-    expect(csv).toContain(',BRL,available,debit,30100,301.00,payment,');
-    expect(csv).toContain(',BRL,available,credit,125000,1250.00,payment,');
+    expect(csv).toContain(',BRL,available,debit,301.00,30100,payment,');
+    expect(csv).toContain(',BRL,available,credit,1250.00,125000,payment,');
+    expect(csv).toContain(`,${today},`);
+    await page.getByText(/\d+ lines exported\./).waitFor();
     await checkA11y('statement');
     await shot('statement');
   });

@@ -38,11 +38,14 @@ export function whenSignedOut(handler: () => void): void {
   onSignedOut = handler;
 }
 
-/** Whether `path` is in a group that takes X-Subaccount-Id (the API's own list); elsewhere it is refused. */
+/**
+ * Whether `path` is in a group that takes X-Subaccount-Id (the API's own list); elsewhere it is refused.
+ * A file of a group (/statement.csv) is in it too.
+ */
 const acting = (path: string): boolean =>
   ACTING_GROUPS.some((group) => {
     const next = path.charAt(group.length + 1);
-    return path.startsWith(`/${group}`) && (next === '' || next === '/' || next === '?');
+    return path.startsWith(`/${group}`) && (next === '' || next === '/' || next === '?' || next === '.');
   });
 
 export interface CallOptions {
@@ -59,20 +62,7 @@ export async function api<T>(
   body?: unknown,
   options: CallOptions = {},
 ): Promise<T> {
-  const auth = path.startsWith('/v1/');
-  const url = auth ? path : `/v1/${scope.env}${path}`;
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (!auth && scope.workspaceId) headers['x-workspace-id'] = scope.workspaceId;
-  if (!auth && scope.subaccountId && acting(path)) headers['x-subaccount-id'] = scope.subaccountId;
-  if (options.otp) headers['x-otp-code'] = options.otp;
-  if (options.idempotent) headers['idempotency-key'] = crypto.randomUUID();
-  const response = await fetch(url, {
-    method,
-    headers,
-    credentials: 'same-origin',
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const response = await send(method, path, 'application/json', body, options);
   const text = await response.text();
   let parsed: { data?: T } & Partial<ErrorBody> = {};
   try {
@@ -80,22 +70,60 @@ export async function api<T>(
   } catch {
     throw new ApiError(response.status, 'bad_response', `The server answered ${response.status}.`);
   }
-  if (!response.ok) {
-    const error = new ApiError(
-      response.status,
-      (parsed.error as ErrorCode | undefined) ?? 'unknown_error',
-      parsed.message ?? `The server answered ${response.status}.`,
-      parsed.details ?? [],
-    );
-    // A session that ended (expired, logged out elsewhere) sends the person back to the login form.
-    if (
-      !path.startsWith('/v1/auth/login') &&
-      ['invalid_credentials', 'missing_credentials'].includes(error.code)
-    )
-      onSignedOut();
-    throw error;
-  }
+  if (!response.ok) throw failure(response, parsed, path);
   return parsed.data as T;
+}
+
+/** A file the API answers (a CSV), with the name its Content-Disposition gives; errors as `api` throws them. */
+export async function download(
+  path: string,
+  accept: string,
+): Promise<{ blob: Blob; filename: string | null }> {
+  const response = await send('GET', path, accept);
+  if (!response.ok) {
+    let parsed: Partial<ErrorBody> = {};
+    try {
+      parsed = JSON.parse(await response.text());
+    } catch {
+      throw new ApiError(response.status, 'bad_response', `The server answered ${response.status}.`);
+    }
+    throw failure(response, parsed, path);
+  }
+  const disposition = response.headers.get('content-disposition') ?? '';
+  return { blob: await response.blob(), filename: /filename="([^"]+)"/.exec(disposition)?.[1] ?? null };
+}
+
+function send(method: string, path: string, accept: string, body?: unknown, options: CallOptions = {}) {
+  const auth = path.startsWith('/v1/');
+  const url = auth ? path : `/v1/${scope.env}${path}`;
+  const headers: Record<string, string> = { accept };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (!auth && scope.workspaceId) headers['x-workspace-id'] = scope.workspaceId;
+  if (!auth && scope.subaccountId && acting(path)) headers['x-subaccount-id'] = scope.subaccountId;
+  if (options.otp) headers['x-otp-code'] = options.otp;
+  if (options.idempotent) headers['idempotency-key'] = crypto.randomUUID();
+  return fetch(url, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+function failure(response: Response, parsed: Partial<ErrorBody>, path: string): ApiError {
+  const error = new ApiError(
+    response.status,
+    (parsed.error as ErrorCode | undefined) ?? 'unknown_error',
+    parsed.message ?? `The server answered ${response.status}.`,
+    parsed.details ?? [],
+  );
+  // A session that ended (expired, logged out elsewhere) sends the person back to the login form.
+  if (
+    !path.startsWith('/v1/auth/login') &&
+    ['invalid_credentials', 'missing_credentials'].includes(error.code)
+  )
+    onSignedOut();
+  return error;
 }
 
 export const query = (params: Record<string, string | number | undefined | null>): string => {

@@ -157,6 +157,9 @@ export const PT: Record<string, string> = {
   'Export CSV': 'Exportar CSV',
   'Preparing the file…': 'Preparando o arquivo…',
   '{count} lines exported.': '{count} linhas exportadas.',
+  'Choose the first day to export.': 'Escolha o primeiro dia a exportar.',
+  'Choose the last day to export.': 'Escolha o último dia a exportar.',
+  'The CSV counts days and shows times in {zone}.': 'O CSV conta os dias e mostra os horários em {zone}.',
   'No ledger lines in this range. Widen the dates or move some money first.':
     'Nenhum lançamento neste período. Amplie as datas ou movimente dinheiro antes.',
   Posted: 'Lançado em',
