@@ -94,3 +94,37 @@ describe('sandbox MED returns', () => {
     expect(await ws.paymentCount('pix_med_return')).toBe(0);
   });
 });
+
+describe('sandbox PIX without a charge', () => {
+  it('is held unassigned, listed, then assigned to a party or returned whole', async () => {
+    const ws = await world.workspace('Sandbox unassigned');
+    const sent = await ws.api.post('/v1/sandbox/simulate/pix/unassigned', {
+      amount_minor: '2500',
+      payer_info: 'sem cobrança',
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json().data).toMatchObject({ status: 'unassigned', amount_minor: '2500' });
+    const other = (await ws.api.post('/v1/sandbox/simulate/pix/unassigned', { amount_minor: '700' })).json()
+      .data;
+    const listed = (await ws.api.get('/v1/sandbox/pix/unassigned')).json().data;
+    expect(listed.map((p: { id: string }) => p.id)).toEqual([other.id, sent.json().data.id]);
+    expect(await ws.balances()).toMatchObject({ available: '0' });
+
+    const assigned = await ws.api.post(`/v1/sandbox/pix/unassigned/${sent.json().data.id}/assign`, {
+      party_id: ws.owner.defaultPartyId,
+    });
+    expect(assigned.statusCode, assigned.body).toBe(200);
+    expect(await ws.balances()).toMatchObject({ available: '2500' });
+    const payment = (await ws.api.get(`/v1/sandbox/payments/${assigned.json().data.payment_id}`)).json().data;
+    expect(payment).toMatchObject({ kind: 'pix_cash_in', status: 'completed', amount_minor: '2500' });
+
+    const returned = await ws.api.post(`/v1/sandbox/pix/unassigned/${other.id}/return`);
+    expect(returned.statusCode, returned.body).toBe(200);
+    await world.drainJobs();
+    const refund = (await ws.api.get(`/v1/sandbox/payments/${returned.json().data.refund_id}`)).json().data;
+    expect(refund).toMatchObject({ kind: 'pix_refund', status: 'completed', amount_minor: '700' });
+    expect(await ws.balances()).toMatchObject({ available: '2500', locked: '0' });
+    expect((await ws.api.get(`/v1/sandbox/pix/unassigned/${other.id}`)).json().data.status).toBe('returned');
+    await expectBooksVerified(world.deps);
+  });
+});
