@@ -241,7 +241,7 @@ describe('GET /v1/{env}/statement.csv', () => {
     expect(new Set(rows.map((r) => r.id)).size).toBe(1203);
     for (let i = 1; i < rows.length; i++) {
       const [a, b] = [rows[i - 1]!, rows[i]!];
-      expect(a.posted_at < b.posted_at || (a.posted_at === b.posted_at && a.id! < b.id!)).toBe(true);
+      expect(a.posted_at! < b.posted_at! || (a.posted_at === b.posted_at && a.id! < b.id!)).toBe(true);
     }
   });
 
