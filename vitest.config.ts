@@ -1,6 +1,9 @@
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // @lastro/sdk resolves to its TypeScript sources (its package.json's `lastro-source`), never a stale build.
+  ssr: { resolve: { conditions: ['lastro-source', ...defaultServerConditions] } },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],

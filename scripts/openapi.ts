@@ -42,10 +42,13 @@ interface Operation {
 }
 
 /**
- * The error table, the routes that take X-Subaccount-Id, the rails' lists, the event types and the
- * networks, as clients need them at run time.
+ * The API version, the error table, the routes that take X-Subaccount-Id, the rails' lists, the event
+ * types and the networks, as clients need them at run time.
  */
-function sdkConstants(document: { paths?: Record<string, Record<string, Operation>> }): string {
+function sdkConstants(document: {
+  info: { version: string };
+  paths?: Record<string, Record<string, Operation>>;
+}): string {
   const subaccountRoutes = Object.entries(document.paths ?? {}).flatMap(([url, operations]) =>
     Object.entries(operations)
       .filter(([, op]) => op.parameters?.some((p) => p.in === 'header' && p.name === 'x-subaccount-id'))
@@ -53,6 +56,9 @@ function sdkConstants(document: { paths?: Record<string, Record<string, Operatio
   );
   const errors = Object.entries(ERROR_STATUS).map(([code, status]) => `  ${code}: ${status},`);
   return `${GENERATED_HEADER}
+/** The \`info.version\` of the OpenAPI document (docs/openapi.json) these types were generated from. */
+export const API_VERSION = '${document.info.version}';
+
 /** Every error code of the API and its HTTP status (src/platform/errors.ts). */
 export const ERROR_STATUS = {
 ${errors.join('\n')}

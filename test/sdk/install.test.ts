@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type ListeningWorld, startListeningWorld } from '../support/listening-world.ts';
+import { packSdk } from './pack.ts';
 import { blocksOf, ROOT, runBlock } from './snippets.ts';
 
 let server: ListeningWorld;
@@ -25,34 +26,14 @@ afterAll(async () => {
 });
 
 it('installs from npm pack and runs the quick start against the server', { timeout: 180_000 }, async () => {
-  const output = execFileSync(
-    'npm',
-    ['pack', path.join(ROOT, 'packages/sdk'), '--pack-destination', project, '--json'],
-    {
-      cwd: project,
-      encoding: 'utf8',
-    },
-  );
-  const [packed] = JSON.parse(output) as { filename: string; files: { path: string }[] }[];
-  expect(packed!.files.map((file) => file.path)).toEqual(
-    expect.arrayContaining([
-      'README.md',
-      'package.json',
-      'src/index.ts',
-      'src/schema.d.ts',
-      'src/generated.ts',
-    ]),
+  const packed = await packSdk(project);
+  expect(packed.files).toEqual(
+    expect.arrayContaining(['README.md', 'package.json', 'dist/esm/index.js', 'dist/esm/index.d.ts']),
   );
 
   const installed = path.join(project, 'node_modules/@lastro/sdk');
   mkdirSync(installed, { recursive: true });
-  execFileSync('tar', [
-    '-xzf',
-    path.join(project, packed!.filename),
-    '-C',
-    installed,
-    '--strip-components=1',
-  ]);
+  execFileSync('tar', ['-xzf', packed.tarball, '-C', installed, '--strip-components=1']);
   const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8'));
   for (const [name, version] of Object.entries(manifest.dependencies as Record<string, string>)) {
     const available = JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8'));

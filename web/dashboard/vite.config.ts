@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 
 const here = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
 
@@ -9,6 +9,8 @@ export default defineConfig({
   root: here('.'),
   base: '/dashboard/',
   plugins: [react()],
+  // @lastro/sdk from its TypeScript sources (its package.json's `lastro-source`), never a stale build.
+  resolve: { conditions: ['lastro-source', ...defaultClientConditions] },
   build: {
     outDir: here('../../dist/dashboard'),
     emptyOutDir: true,

@@ -1,7 +1,7 @@
 import createClient, { type Client } from 'openapi-fetch';
-import { errorFromResponse, LastroConnectionError } from './errors.ts';
-import { SUBACCOUNT_ROUTES } from './generated.ts';
-import { DEFAULT_RETRY, fetchWithRetry, type RetryOptions } from './retry.ts';
+import { errorFromResponse, LastroConnectionError } from './errors.js';
+import { SUBACCOUNT_ROUTES } from './generated.js';
+import { DEFAULT_RETRY, fetchWithRetry, type RetryOptions } from './retry.js';
 import type {
   CallInit,
   Environment,
@@ -12,8 +12,8 @@ import type {
   ListPath,
   PathsOf,
   ResultOf,
-} from './types.ts';
-import { verifyWebhook } from './webhooks.ts';
+} from './types.js';
+import { verifyWebhook } from './webhooks.js';
 
 export interface LastroOptions {
   /** `lastro_test_sk_…` or `lastro_live_sk_…` (a dashboard session `lastro_sess_…` works too). */

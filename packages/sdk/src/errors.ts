@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type ErrorCode } from './generated.ts';
+import { ERROR_STATUS, type ErrorCode } from './generated.js';
 
 export { ERROR_STATUS, type ErrorCode };
 

@@ -1,4 +1,4 @@
-export { Lastro, type LastroOptions } from './client.ts';
+export { Lastro, type LastroOptions } from './client.js';
 export {
   AuthenticationError,
   ConflictError,
@@ -14,8 +14,10 @@ export {
   RateLimitError,
   ServerError,
   UnprocessableError,
-} from './errors.ts';
-export { DEFAULT_RETRY, RETRY_STATUSES, type RetryOptions, retryDelayMs } from './retry.ts';
+} from './errors.js';
+// The API version these types describe: a server whose OpenAPI `info.version` differs may not match them.
+export { API_VERSION } from './generated.js';
+export { DEFAULT_RETRY, RETRY_STATUSES, type RetryOptions, retryDelayMs } from './retry.js';
 export type {
   components,
   Environment,
@@ -26,5 +28,5 @@ export type {
   paths,
   ResultOf,
   WebhookEvent,
-} from './types.ts';
-export { verifyWebhook, WebhookVerificationError } from './webhooks.ts';
+} from './types.js';
+export { verifyWebhook, WebhookVerificationError } from './webhooks.js';

@@ -1,7 +1,7 @@
 import type { MaybeOptionalInit } from 'openapi-fetch';
-import type { paths } from './schema.d.ts';
+import type { paths } from './schema.js';
 
-export type { components, paths } from './schema.d.ts';
+export type { components, paths } from './schema.js';
 
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'patch';
 

@@ -1,5 +1,5 @@
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import type { WebhookEvent } from './types.ts';
+import type { WebhookEvent } from './types.js';
 
 export { WebhookVerificationError };
 
