@@ -67,6 +67,11 @@ describe('sandbox MED returns', () => {
     expect(res.json().data).toMatchObject({ amount_minor: '10000', metadata: { shortfall_minor: '7100' } });
     expect(await ws.balances()).toMatchObject({ available: '0' });
     expect(await owedOf(ws.owner.workspaceId)).toBe('7100');
+    const balances = (await ws.api.get('/v1/sandbox/balances?currency=BRL')).json().data;
+    expect(balances.find((b: { kind: string }) => b.kind === 'available')).toMatchObject({
+      balance_minor: '0',
+      owed_minor: '7100',
+    });
     expect((await ws.api.get(`/v1/sandbox/payments/${charge.id}`)).json().data.status).toBe('refunded');
     await expectBooksVerified(world.deps);
 

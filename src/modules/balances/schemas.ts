@@ -14,6 +14,12 @@ export const Balance = Type.Object({
   balance_minor: Type.String({ description: 'integer minor units' }),
   scale: Type.Integer({ description: 'decimal places of the currency' }),
   party_id: Uuid,
+  owed_minor: Type.Optional(
+    Type.String({
+      description:
+        'On the BRL available row of a party that owes: what it owes of MED returns its balance could not cover, in minor units; its next credits pay it first. Absent when it owes nothing.',
+    }),
+  ),
 });
 
 export const BalanceQuery = Type.Object({

@@ -7,6 +7,7 @@ import type { Ctx } from '../../platform/request-context.ts';
 import { iso } from '../../platform/schema.ts';
 import { parseTimestampBound } from '../../platform/time.ts';
 import { defaultParty, partyFilter } from '../parties/service.ts';
+import { partyDebts } from '../pix/service.ts';
 
 /**
  * One row per (party, currency, kind) of the workspace's parties that has an account, plus zero rows for
@@ -38,12 +39,17 @@ export async function listBalances(q: Queryable, ctx: Ctx, query: { party_id?: s
     for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
     return 0;
   });
+  const owed = await partyDebts(q, caller, partyId);
   return rows.map((row) => ({
     currency: row.currency,
     kind: row.kind,
     balance_minor: formatAmount(row.balance),
     scale: scaleOf(row.currency),
     party_id: row.party_id,
+    // Only where the party owes something: a row without it owes nothing.
+    ...(row.currency === 'BRL' && row.kind === 'available' && owed.has(row.party_id)
+      ? { owed_minor: formatAmount(owed.get(row.party_id)!) }
+      : {}),
   }));
 }
 
