@@ -2618,6 +2618,8 @@ export interface paths {
                                 scale: number;
                                 /** Format: uuid */
                                 party_id: string;
+                                /** @description On the BRL available row of a party that owes: what it owes of MED returns its balance could not cover, in minor units; its next credits pay it first. Absent when it owes nothing. */
+                                owed_minor?: string;
                             }[];
                         };
                     };
@@ -2711,6 +2713,8 @@ export interface paths {
                                 scale: number;
                                 /** Format: uuid */
                                 party_id: string;
+                                /** @description On the BRL available row of a party that owes: what it owes of MED returns its balance could not cover, in minor units; its next credits pay it first. Absent when it owes nothing. */
+                                owed_minor?: string;
                             }[];
                         };
                     };
@@ -2868,6 +2872,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/{env}/statement.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The statement of a date range as a CSV file, oldest line first, in a time zone
+         * @description Every ledger line of the workspace parties (a party-scoped key: its party only) posted in the range, as RFC 4180 CSV with a header row and CRLF line ends, streamed. A date bound is a whole day in `timezone` (default America/Sao_Paulo): `from=2026-03-01&to=2026-03-31` is all of March there. Times are written in that zone with their offset, `date` is the local day. Amounts are unsigned decimals with the currency scale (`amount`) and integer minor units (`amount_minor`); `direction` says credit or debit. A cell beginning with = + - or @ is prefixed with an apostrophe so no spreadsheet runs it as a formula.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /**
+                     * @description first day (YYYY-MM-DD, from its local midnight) or instant (date-time with offset, inclusive)
+                     * @example 2026-03-01
+                     */
+                    from: string;
+                    /**
+                     * @description last day included (YYYY-MM-DD, to the next local midnight) or instant (date-time with offset, exclusive)
+                     * @example 2026-03-31
+                     */
+                    to: string;
+                    /**
+                     * @description IANA time zone of the dates and of the times written; default America/Sao_Paulo
+                     * @example America/Sao_Paulo
+                     */
+                    timezone?: string;
+                    /** @description BRL, USDT or USDC */
+                    currency?: string;
+                    /** @description available, pending, locked or trading */
+                    kind?: "available" | "pending" | "locked" | "trading";
+                    party_id?: string;
+                };
+                header?: {
+                    /** @description Act on one of your own sub-accounts (workspace-level callers only). */
+                    "x-subaccount-id"?: string;
+                };
+                path: {
+                    /** @description sandbox or live; test is an alias of sandbox */
+                    env: "sandbox" | "live" | "test";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the statement as CSV; Content-Disposition names the file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example posted_at,date,id,journal_id,party_id,currency,kind,direction,amount,amount_minor,reference_type,reference_id
+                         *     2026-03-01T09:30:00.000-03:00,2026-03-01,0195…,0195…,0195…,BRL,available,credit,74.00,7400,payment,0195…
+                         */
+                        "text/csv": string;
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/{env}/payments/{id}": {
         parameters: {
             query?: never;
@@ -2911,7 +3017,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -3015,7 +3121,7 @@ export interface paths {
                     /** @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded */
                     status?: "created" | "processing" | "completed" | "failed" | "expired" | "refunded";
                     /** @description kind of operation */
-                    kind?: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                    kind?: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                     party_id?: string;
                 };
                 header?: {
@@ -3049,7 +3155,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -3151,7 +3257,7 @@ export interface paths {
                     limit?: number;
                     cursor?: string;
                     /** @description An event type */
-                    type?: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked";
+                    type?: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked";
                 };
                 header?: never;
                 path: {
@@ -3176,7 +3282,7 @@ export interface paths {
                                  * @description An event type
                                  * @enum {unknown}
                                  */
-                                type: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked";
+                                type: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked";
                                 /** Format: date-time */
                                 created_at: string;
                                 environment: "sandbox" | "live";
@@ -3267,7 +3373,7 @@ export interface paths {
                                  * @description An event type
                                  * @enum {unknown}
                                  */
-                                type: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked";
+                                type: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked";
                                 /** Format: date-time */
                                 created_at: string;
                                 environment: "sandbox" | "live";
@@ -3431,7 +3537,7 @@ export interface paths {
                          */
                         url: string;
                         /** @description Event types sent to the endpoint; ["*"] (the default) is every type, present and future. */
-                        event_types?: ("payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "*")[];
+                        event_types?: ("payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "*")[];
                         description?: string;
                     };
                 };
@@ -3683,7 +3789,7 @@ export interface paths {
                          */
                         url?: string;
                         /** @description Event types sent to the endpoint; ["*"] (the default) is every type, present and future. */
-                        event_types?: ("payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "*")[];
+                        event_types?: ("payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "*")[];
                         description?: string | null;
                         status?: "enabled" | "disabled";
                     };
@@ -3863,7 +3969,7 @@ export interface paths {
                     cursor?: string;
                     status?: "pending" | "delivered" | "failed";
                     /** @description An event type */
-                    event_type?: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked";
+                    event_type?: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked";
                     endpoint_id?: string;
                 };
                 header?: never;
@@ -4462,7 +4568,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -4617,7 +4723,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -4758,7 +4864,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -5054,7 +5160,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -5187,7 +5293,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -5320,7 +5426,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -5459,7 +5565,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -5592,7 +5698,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -5634,6 +5740,680 @@ export interface paths {
                                 created_at: string;
                                 /** Format: date-time */
                                 updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/simulate/payments/{id}/med-return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The PSP returns all or part of this paid PIX charge to the payer under MED; the party is debited, what it cannot cover it owes */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the write safe to retry: the same key and body replay the stored response (Idempotency-Replayed: true); another body is 409 idempotency_key_reuse. */
+                    "idempotency-key"?: string;
+                    /** @description Act on one of your own sub-accounts (workspace-level callers only). */
+                    "x-subaccount-id"?: string;
+                };
+                path: {
+                    /** @description sandbox only; test is its alias */
+                    env: "sandbox" | "test";
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @example 1050 */
+                        amount_minor?: string;
+                        /**
+                         * @description why the PSP returned it (API Pix Devolucao.natureza); MED_FRAUDE when left out
+                         * @enum {unknown}
+                         */
+                        natureza?: "MED_OPERACIONAL" | "MED_FRAUDE" | "MED_PIX_AUTOMATICO";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                workspace_id: string;
+                                /** Format: uuid */
+                                party_id: string;
+                                environment: "sandbox" | "live";
+                                /**
+                                 * @description kind of operation
+                                 * @enum {unknown}
+                                 */
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                /**
+                                 * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
+                                 * @enum {unknown}
+                                 */
+                                status: "created" | "processing" | "completed" | "failed" | "expired" | "refunded";
+                                /** @description integer minor units */
+                                amount_minor: string;
+                                currency: string;
+                                /** @description integer minor units */
+                                fee_minor: string;
+                                description: string | null;
+                                provider_ref: string | null;
+                                pix_qr_code: string | null;
+                                pix_tx_id: string | null;
+                                pix_txid: string | null;
+                                pix_key: string | null;
+                                to_address: string | null;
+                                from_address: string | null;
+                                network: string | null;
+                                tx_hash: string | null;
+                                failure_reason: string | null;
+                                metadata: {
+                                    [key: string]: unknown;
+                                };
+                                idempotency_key: string | null;
+                                counterparty: {
+                                    [key: string]: unknown;
+                                } | null;
+                                wallet_id: string | null;
+                                source_currency: string | null;
+                                target_currency: string | null;
+                                exchange_rate: string | null;
+                                quote_id: string | null;
+                                related_payment_id: string | null;
+                                expires_at: string | null;
+                                completed_at: string | null;
+                                failed_at: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/simulate/pix/unassigned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A payer sends a PIX to the sandbox key without a txid: it is held, unassigned */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the write safe to retry: the same key and body replay the stored response (Idempotency-Replayed: true); another body is 409 idempotency_key_reuse. */
+                    "idempotency-key"?: string;
+                    /** @description Act on one of your own sub-accounts (workspace-level callers only). */
+                    "x-subaccount-id"?: string;
+                };
+                path: {
+                    /** @description sandbox only; test is its alias */
+                    env: "sandbox" | "test";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @example 1050 */
+                        amount_minor: string;
+                        /** @description what the payer's bank sends along */
+                        payer_info?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                environment: "sandbox" | "live";
+                                /**
+                                 * @description unassigned until an operator assigns it to a party (credited) or returns it to the payer
+                                 * @enum {unknown}
+                                 */
+                                status: "unassigned" | "assigned" | "returned";
+                                /** @description integer minor units (BRL) */
+                                amount_minor: string;
+                                /** @enum {string} */
+                                currency: "BRL";
+                                /** @description end-to-end id of the PIX received */
+                                end_to_end_id: string;
+                                /** @description what the payer's bank sent along */
+                                payer_info: string | null;
+                                /** @description the completed pix_cash_in it became (assigned, or the original of the refund that returned it) */
+                                payment_id: string | null;
+                                /** @description the pix_refund that returns it (returned) */
+                                refund_id: string | null;
+                                /** Format: date-time */
+                                received_at: string;
+                                resolved_at: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/pix/unassigned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** PIX received without a charge of ours, newest first; cursor is the id of the last one seen */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                    status?: "unassigned" | "assigned" | "returned";
+                };
+                header?: {
+                    /** @description Act on one of your own sub-accounts (workspace-level callers only). */
+                    "x-subaccount-id"?: string;
+                };
+                path: {
+                    /** @description sandbox or live; test is an alias of sandbox */
+                    env: "sandbox" | "live" | "test";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                environment: "sandbox" | "live";
+                                /**
+                                 * @description unassigned until an operator assigns it to a party (credited) or returns it to the payer
+                                 * @enum {unknown}
+                                 */
+                                status: "unassigned" | "assigned" | "returned";
+                                /** @description integer minor units (BRL) */
+                                amount_minor: string;
+                                /** @enum {string} */
+                                currency: "BRL";
+                                /** @description end-to-end id of the PIX received */
+                                end_to_end_id: string;
+                                /** @description what the payer's bank sent along */
+                                payer_info: string | null;
+                                /** @description the completed pix_cash_in it became (assigned, or the original of the refund that returned it) */
+                                payment_id: string | null;
+                                /** @description the pix_refund that returns it (returned) */
+                                refund_id: string | null;
+                                /** Format: date-time */
+                                received_at: string;
+                                resolved_at: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/pix/unassigned/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One PIX received without a charge */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Act on one of your own sub-accounts (workspace-level callers only). */
+                    "x-subaccount-id"?: string;
+                };
+                path: {
+                    /** @description sandbox or live; test is an alias of sandbox */
+                    env: "sandbox" | "live" | "test";
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                environment: "sandbox" | "live";
+                                /**
+                                 * @description unassigned until an operator assigns it to a party (credited) or returns it to the payer
+                                 * @enum {unknown}
+                                 */
+                                status: "unassigned" | "assigned" | "returned";
+                                /** @description integer minor units (BRL) */
+                                amount_minor: string;
+                                /** @enum {string} */
+                                currency: "BRL";
+                                /** @description end-to-end id of the PIX received */
+                                end_to_end_id: string;
+                                /** @description what the payer's bank sent along */
+                                payer_info: string | null;
+                                /** @description the completed pix_cash_in it became (assigned, or the original of the refund that returned it) */
+                                payment_id: string | null;
+                                /** @description the pix_refund that returns it (returned) */
+                                refund_id: string | null;
+                                /** Format: date-time */
+                                received_at: string;
+                                resolved_at: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/pix/unassigned/{id}/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Credit a PIX received without a charge to a party of the workspace (a completed pix_cash_in) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the write safe to retry: the same key and body replay the stored response (Idempotency-Replayed: true); another body is 409 idempotency_key_reuse. */
+                    "idempotency-key"?: string;
+                    /** @description Act on one of your own sub-accounts (workspace-level callers only). */
+                    "x-subaccount-id"?: string;
+                };
+                path: {
+                    /** @description sandbox or live; test is an alias of sandbox */
+                    env: "sandbox" | "live" | "test";
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        party_id?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                environment: "sandbox" | "live";
+                                /**
+                                 * @description unassigned until an operator assigns it to a party (credited) or returns it to the payer
+                                 * @enum {unknown}
+                                 */
+                                status: "unassigned" | "assigned" | "returned";
+                                /** @description integer minor units (BRL) */
+                                amount_minor: string;
+                                /** @enum {string} */
+                                currency: "BRL";
+                                /** @description end-to-end id of the PIX received */
+                                end_to_end_id: string;
+                                /** @description what the payer's bank sent along */
+                                payer_info: string | null;
+                                /** @description the completed pix_cash_in it became (assigned, or the original of the refund that returned it) */
+                                payment_id: string | null;
+                                /** @description the pix_refund that returns it (returned) */
+                                refund_id: string | null;
+                                /** Format: date-time */
+                                received_at: string;
+                                resolved_at: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/pix/unassigned/{id}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Return a PIX received without a charge to its payer, whole (a devolução through the PSP) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the write safe to retry: the same key and body replay the stored response (Idempotency-Replayed: true); another body is 409 idempotency_key_reuse. */
+                    "idempotency-key"?: string;
+                    /** @description Act on one of your own sub-accounts (workspace-level callers only). */
+                    "x-subaccount-id"?: string;
+                };
+                path: {
+                    /** @description sandbox or live; test is an alias of sandbox */
+                    env: "sandbox" | "live" | "test";
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                environment: "sandbox" | "live";
+                                /**
+                                 * @description unassigned until an operator assigns it to a party (credited) or returns it to the payer
+                                 * @enum {unknown}
+                                 */
+                                status: "unassigned" | "assigned" | "returned";
+                                /** @description integer minor units (BRL) */
+                                amount_minor: string;
+                                /** @enum {string} */
+                                currency: "BRL";
+                                /** @description end-to-end id of the PIX received */
+                                end_to_end_id: string;
+                                /** @description what the payer's bank sent along */
+                                payer_info: string | null;
+                                /** @description the completed pix_cash_in it became (assigned, or the original of the refund that returned it) */
+                                payment_id: string | null;
+                                /** @description the pix_refund that returns it (returned) */
+                                refund_id: string | null;
+                                /** Format: date-time */
+                                received_at: string;
+                                resolved_at: string | null;
                             };
                         };
                     };
@@ -6145,7 +6925,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -6818,7 +7598,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -7237,7 +8017,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -7383,7 +8163,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -7783,7 +8563,7 @@ export interface paths {
                                      * @description kind of operation
                                      * @enum {unknown}
                                      */
-                                    kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                    kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                     /**
                                      * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                      * @enum {unknown}
