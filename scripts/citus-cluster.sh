@@ -40,13 +40,19 @@ fsync = ${CITUS_FSYNC:-on}
 citus.shard_count = ${CITUS_SHARD_COUNT:-32}
 EOF
   fi
-  # A cluster that is already online makes start fail; one that cannot start is reported with its log.
-  if ! pg_isready -q -h 127.0.0.1 -p "$port"; then
-    pg_ctlcluster --skip-systemctl-redirect "$VERSION" "$name" start || {
+  # A cluster that is already online makes start fail. Right after `down`, a new cluster in the same
+  # directory can meet the old server's shared memory for a moment: start is tried again, and one
+  # that still cannot start is reported with its log.
+  local tries=0
+  until pg_isready -q -h 127.0.0.1 -p "$port" ||
+    pg_ctlcluster --skip-systemctl-redirect "$VERSION" "$name" start; do
+    tries=$((tries + 1))
+    if [ "$tries" -ge 10 ]; then
       tail -n 20 "/var/log/postgresql/postgresql-$VERSION-$name.log" >&2 || true
       exit 1
-    }
-  fi
+    fi
+    sleep 2
+  done
   for _ in $(seq 1 30); do pg_isready -q -h 127.0.0.1 -p "$port" && break; sleep 1; done
   psql_at "$port" postgres "SELECT 1 FROM pg_database WHERE datname = '$DB'" | grep -q 1 ||
     psql_at "$port" postgres "CREATE DATABASE $DB"

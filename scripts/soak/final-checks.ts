@@ -112,7 +112,7 @@ export async function finalChecks(input: {
     }
     const sealed = await drains('unsealed journals', 120_000, async () => {
       const { rows } = await db.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM ledger_journals j WHERE NOT EXISTS (SELECT 1 FROM ledger_seals s WHERE s.journal_id = j.id)',
+        'SELECT count(*)::int AS n FROM ledger_journals j WHERE NOT EXISTS (SELECT 1 FROM ledger_seals s WHERE s.workspace_id = j.workspace_id AND s.journal_id = j.id)',
       );
       return { n: rows[0]!.n };
     });

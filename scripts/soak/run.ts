@@ -1,14 +1,18 @@
 /**
- * `npm run soak [-- --ops N --minutes M --kills K --tenants T --clients C --endpoints E --socket] [--fuzz --requests R]`
+ * `npm run soak [-- --ops N --minutes M --kills K --tenants T --clients C --endpoints E --socket] [--fuzz --requests R]
+ *   [--citus COORDINATOR_URL [--grow PORT]]`
  *
  * A bank test on a private PostgreSQL cluster: tenants doing every money-moving operation over HTTP
  * from concurrent clients with idempotent retries and duplicates, while the API and the worker are
  * SIGKILLed and restarted and PostgreSQL itself restarts. Then: `lastro verify` clean, every
  * acknowledged payment present once and final, every event delivered to every live endpoint with a
  * valid signature. With --fuzz it drives the schema-driven fuzzer against the same kind of server.
+ * With --citus it runs on a Citus cluster already up (scripts/citus-cluster.sh), in a database of its
+ * own, restarting the coordinator; --grow adds the worker on PORT mid-run and rebalances the shards.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { type GrowReport, type SoakCitus, useCitusCluster } from './citus.ts';
 import { latencyReport, stats, violation } from './client.ts';
 import { finalChecks } from './final-checks.ts';
 import { runFuzz } from './fuzz.ts';
@@ -21,6 +25,10 @@ import { RECEIVER_MODES, startReceivers } from './receivers.ts';
 import { createTenant, type Tenant } from './world.ts';
 
 function options(argv: string[]) {
+  const text = (name: string) => {
+    const at = argv.indexOf(`--${name}`);
+    return at >= 0 ? argv[at + 1] : undefined;
+  };
   const value = (name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) => {
     const at = argv.indexOf(`--${name}`);
     const number = at >= 0 ? Number(argv[at + 1]) : fallback;
@@ -39,6 +47,8 @@ function options(argv: string[]) {
     fuzz: argv.includes('--fuzz'),
     socket: argv.includes('--socket'),
     requests: value('requests', 100_000),
+    citus: text('citus'),
+    grow: argv.includes('--grow') ? value('grow', 0, 1024, 65535) : undefined,
   };
 }
 
@@ -61,16 +71,8 @@ async function main() {
   const random = seeded(opts.seed);
   const started = Date.now();
   console.log(`soak: seed ${opts.seed}, ${JSON.stringify(opts)}`);
-  const cluster = await startPrivateCluster();
-  const admin = new pg.Client({ connectionString: cluster.url });
-  await admin.connect();
-  await admin.query('CREATE DATABASE lastro_soak');
-  await admin.end();
-  // --socket: the service reaches PostgreSQL over its Unix socket (TCP on loopback otherwise).
-  const databaseUrl = (opts.socket ? cluster.socketUrl : cluster.url).replace(
-    /\/postgres(\?|$)/,
-    '/lastro_soak$1',
-  );
+  if (opts.grow !== undefined && !opts.citus) throw new Error('--grow needs --citus');
+  const { cluster, databaseUrl } = await soakDatabase(opts);
   const port = await freePort();
   const app = service(
     {
@@ -94,7 +96,7 @@ async function main() {
         process.exit(130);
       });
     });
-  const counts = { kills: 0, restarts: 0, operations: 0 };
+  const counts = { kills: 0, restarts: 0, operations: 0, grown: undefined as GrowReport | undefined };
   try {
     app.start('api');
     app.start('worker');
@@ -124,9 +126,10 @@ async function main() {
       };
       // Faults: K kills spread over the run (API or worker), PostgreSQL restarted at 40 % and 70 %.
       const chaos = async () => {
-        const plan: { at: number; what: 'api' | 'worker' | 'fast' | 'immediate' }[] = [
+        const plan: { at: number; what: 'api' | 'worker' | 'fast' | 'immediate' | 'grow' }[] = [
           { at: 0.4, what: 'fast' as const },
           { at: 0.7, what: 'immediate' as const },
+          ...(opts.grow === undefined ? [] : [{ at: 0.15, what: 'grow' as const }]),
           ...Array.from({ length: opts.kills }, () => ({
             at: 0.05 + random() * 0.9,
             what: random() < 0.5 ? ('api' as const) : ('worker' as const),
@@ -141,6 +144,8 @@ async function main() {
             if (await app.kill(step.what)) counts.kills++;
             await sleep(random() * 1000);
             app.start(step.what);
+          } else if (step.what === 'grow') {
+            counts.grown = await growWhileWriting(cluster as SoakCitus, opts.grow!);
           } else {
             await probeWhileDown(app.base, cluster, step.what);
             counts.restarts++;
@@ -162,6 +167,8 @@ async function main() {
   }
   if (!opts.fuzz && counts.restarts === 0)
     violation('PostgreSQL was never restarted (run longer or with more --ops)');
+  if (!opts.fuzz && opts.grow !== undefined && !counts.grown)
+    violation('the cluster never grew (run longer or with more --ops)');
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
   console.log(`soak: latency per route (answered calls)\n${latencyReport()}`);
   console.log(
@@ -170,6 +177,37 @@ async function main() {
       `webhooks received ${receivers.counts.requests}, violations ${stats.violations.length}, ${minutes} min`,
   );
   process.exitCode = stats.violations.length === 0 ? 0 : 1;
+}
+
+/** The soak's own database: on a private PostgreSQL, or on the Citus cluster named by --citus. */
+async function soakDatabase(opts: ReturnType<typeof options>) {
+  if (opts.citus) {
+    const cluster = await useCitusCluster(opts.citus, `lastro_soak_${opts.seed}`);
+    return { cluster, databaseUrl: cluster.url };
+  }
+  const cluster = await startPrivateCluster();
+  const admin = new pg.Client({ connectionString: cluster.url });
+  await admin.connect();
+  await admin.query('CREATE DATABASE lastro_soak');
+  await admin.end();
+  // --socket: the service reaches PostgreSQL over its Unix socket (TCP on loopback otherwise).
+  const databaseUrl = (opts.socket ? cluster.socketUrl : cluster.url).replace(
+    /\/postgres(\?|$)/,
+    '/lastro_soak$1',
+  );
+  return { cluster, databaseUrl };
+}
+
+/** A worker added and the shards rebalanced onto it while the clients go on writing. */
+async function growWhileWriting(cluster: SoakCitus, port: number): Promise<GrowReport> {
+  const report = await cluster.grow(port);
+  console.log(
+    `soak: grew the cluster by the worker on ${port}: rebalance ${report.state} in ${report.seconds.toFixed(1)} s, ` +
+      `${report.placements} shard placements on it`,
+  );
+  if (report.state !== 'finished') violation(`the rebalance ended ${report.state}, not finished`);
+  if (report.placements === 0) violation('the rebalance moved no shard onto the new worker');
+  return report;
 }
 
 main().catch((error) => {
