@@ -6,7 +6,6 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { pollLiveChargeReturns, pollLiveCharges } from '../../src/modules/pix/notifications/charge-poll.ts';
-import { pixTransfers } from '../../src/modules/pix/transfers.ts';
 import { expectBooksVerified } from '../support/books.ts';
 import { liveWorkspace, startLiveWorld } from './live-support.ts';
 
