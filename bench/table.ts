@@ -2,7 +2,9 @@
 export interface BenchRow {
   part: string;
   scenario: string;
-  database: 'pglite' | 'postgres' | '-';
+  /** A stable name for the scenario, for rows that compare themselves with another. */
+  scenarioId?: string;
+  database: 'pglite' | 'postgres' | 'citus' | '-';
   concurrency: number;
   /** Operations per second: postings, transfers, requests or deliveries, as the scenario says. */
   opsPerSec: number;

@@ -11,6 +11,8 @@
  * locked balance is its payouts × (amount + fee), its available one its cash-ins minus that.
  * BENCH_GROUP_COMMIT_LANES=N runs the server with GROUP_COMMIT_LANES=N (0: one transaction per request).
  * BENCH_HTTP_PGLITE=0 leaves the PGlite rows out.
+ * BENCH_CITUS_URL=<coordinator URL> (scripts/citus-cluster.sh prints one) adds the cash-in row on that
+ * Citus cluster, in a scratch database distributed by workspace, as a ratio to the PostgreSQL row.
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -21,8 +23,9 @@ import { openPglite } from '../../src/db/pglite.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import type { Database } from '../../src/db/types.ts';
 import { createDeps } from '../../src/deps.ts';
+import { citusWorkers, createCitusDatabase, dropCitusDatabase } from '../../test/support/citus.ts';
 import { type LoadTarget, runLoad } from '../http-load.ts';
-import { scratchDatabase, serverAnswers } from '../scratch.ts';
+import { scratchDatabase, serverAnswers, withDatabase } from '../scratch.ts';
 import { describeServerClock, startServerClock } from '../server-clock.ts';
 import type { BenchPart, BenchRow } from '../table.ts';
 import { hasPgbench, pgbenchRunner } from './ledger.ts';
@@ -107,7 +110,8 @@ async function booksAddUp(db: Database): Promise<boolean> {
        SELECT a.workspace_id,
               coalesce(sum(b.balance) FILTER (WHERE a.kind = 'locked'), 0) AS locked,
               coalesce(sum(b.balance) FILTER (WHERE a.kind = 'available'), 0) AS available
-         FROM ledger_accounts a JOIN ledger_balances b ON b.account_id = a.id
+         FROM ledger_accounts a
+         JOIN ledger_balances b ON b.workspace_id = a.workspace_id AND b.account_id = a.id
         WHERE a.party_id IS NOT NULL GROUP BY a.workspace_id)
      SELECT count(*)::int AS bad FROM p LEFT JOIN b USING (workspace_id)
       WHERE coalesce(b.locked, 0) <> p.out OR coalesce(b.available, 0) <> p.cash_in - p.out`,
@@ -116,17 +120,18 @@ async function booksAddUp(db: Database): Promise<boolean> {
 }
 
 async function measure(
-  database: 'pglite' | 'postgres',
+  database: BenchRow['database'],
   db: Database,
   seconds: number,
   pgbenchTps: number | undefined,
+  scenarios: readonly (typeof SCENARIOS)[number][] = SCENARIOS,
 ): Promise<BenchRow[]> {
   const server = await serve(db, process.env.BENCH_GROUP_COMMIT_LANES);
   const rows: BenchRow[] = [];
   try {
     const { url, merchants } = server;
     await runLoad({ url, connections: 8, seconds: 1, targets: merchants.map(payout) }); // warm-up
-    for (const scenario of SCENARIOS) {
+    for (const scenario of scenarios) {
       const targets =
         scenario.id === 'payout-hot'
           ? [payout(merchants[0]!)]
@@ -144,6 +149,7 @@ async function measure(
         part: PART,
         scenario: scenario.title,
         database,
+        scenarioId: scenario.id,
         concurrency: CONNECTIONS,
         opsPerSec: perSec,
         p50Ms: result.latency.p50,
@@ -158,6 +164,36 @@ async function measure(
     await server.close();
   }
   return rows;
+}
+
+/**
+ * The cash-in row on a Citus cluster of this machine: what distribution costs per request (every
+ * statement goes through the coordinator to a worker), as a ratio to the same row on PostgreSQL.
+ */
+async function citusRows(serverUrl: string, seconds: number, postgres: BenchRow | undefined) {
+  const workers = await citusWorkers(serverUrl);
+  if (workers.length === 0) {
+    console.error(`bench: http: ${serverUrl} is not a Citus coordinator with workers; no Citus row`);
+    return [];
+  }
+  const name = `lastro_bench_citus_${process.pid}`;
+  await createCitusDatabase(serverUrl, workers, name);
+  const db = openPostgres(withDatabase(serverUrl, name), CONNECTIONS);
+  try {
+    const cashIns = SCENARIOS.filter((scenario) => scenario.id === 'cash-in-spread');
+    const rows = await measure('citus', db, seconds, undefined, cashIns);
+    return rows.map((row) => ({
+      ...row,
+      note:
+        `${row.note}; ${workers.length} workers` +
+        (postgres
+          ? `; = ${((100 * row.opsPerSec) / postgres.opsPerSec).toFixed(0)} % of the PostgreSQL row`
+          : ''),
+    }));
+  } finally {
+    await db.close();
+    await dropCitusDatabase(serverUrl, workers, name);
+  }
 }
 
 export const httpBench: BenchPart = {
@@ -183,6 +219,11 @@ export const httpBench: BenchPart = {
       }
     } else {
       console.error('bench: http: no PostgreSQL at the bench URL; PGlite rows only');
+    }
+    const citusUrl = process.env.BENCH_CITUS_URL;
+    if (citusUrl) {
+      const postgres = rows.find((row) => row.database === 'postgres' && row.scenarioId === 'cash-in-spread');
+      rows.push(...(await citusRows(citusUrl, seconds, postgres)));
     }
     if (process.env.BENCH_HTTP_PGLITE === '0') return rows;
     const lite = await openPglite();
