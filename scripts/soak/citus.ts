@@ -45,7 +45,7 @@ async function query<T extends pg.QueryResultRow>(url: string, sql: string): Pro
   }
 }
 
-export async function useCitusCluster(serverUrl: string, name: string): Promise<SoakCitus> {
+export async function openCitusCluster(serverUrl: string, name: string): Promise<SoakCitus> {
   // The database named in the URL lists the workers (scripts/citus-cluster.sh prints such a URL).
   const workers = await citusWorkers(serverUrl);
   if (workers.length === 0) throw new Error(`${serverUrl} is not a Citus coordinator with workers`);

@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { type GrowReport, type SoakCitus, useCitusCluster } from './citus.ts';
+import { type GrowReport, type SoakCitus, openCitusCluster } from './citus.ts';
 import { latencyReport, stats, violation } from './client.ts';
 import { finalChecks } from './final-checks.ts';
 import { runFuzz } from './fuzz.ts';
@@ -182,7 +182,7 @@ async function main() {
 /** The soak's own database: on a private PostgreSQL, or on the Citus cluster named by --citus. */
 async function soakDatabase(opts: ReturnType<typeof options>) {
   if (opts.citus) {
-    const cluster = await useCitusCluster(opts.citus, `lastro_soak_${opts.seed}`);
+    const cluster = await openCitusCluster(opts.citus, `lastro_soak_${opts.seed}`);
     return { cluster, databaseUrl: cluster.url };
   }
   const cluster = await startPrivateCluster();
