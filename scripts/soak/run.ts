@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { type GrowReport, type SoakCitus, openCitusCluster } from './citus.ts';
+import { type GrowReport, openCitusCluster, type SoakCitus } from './citus.ts';
 import { latencyReport, stats, violation } from './client.ts';
 import { finalChecks } from './final-checks.ts';
 import { runFuzz } from './fuzz.ts';
