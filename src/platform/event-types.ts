@@ -16,5 +16,6 @@ export const EVENT_TYPES = [
   'kyc.rfi.created',
   'subaccount.created',
   'api_key.revoked',
+  'reconciliation.completed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -3257,7 +3257,7 @@ export interface paths {
                     limit?: number;
                     cursor?: string;
                     /** @description An event type */
-                    type?: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked";
+                    type?: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed";
                 };
                 header?: never;
                 path: {
@@ -3282,7 +3282,7 @@ export interface paths {
                                  * @description An event type
                                  * @enum {unknown}
                                  */
-                                type: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked";
+                                type: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed";
                                 /** Format: date-time */
                                 created_at: string;
                                 environment: "sandbox" | "live";
@@ -3373,7 +3373,7 @@ export interface paths {
                                  * @description An event type
                                  * @enum {unknown}
                                  */
-                                type: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked";
+                                type: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed";
                                 /** Format: date-time */
                                 created_at: string;
                                 environment: "sandbox" | "live";
@@ -3537,7 +3537,7 @@ export interface paths {
                          */
                         url: string;
                         /** @description Event types sent to the endpoint; ["*"] (the default) is every type, present and future. */
-                        event_types?: ("payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "*")[];
+                        event_types?: ("payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "*")[];
                         description?: string;
                     };
                 };
@@ -3789,7 +3789,7 @@ export interface paths {
                          */
                         url?: string;
                         /** @description Event types sent to the endpoint; ["*"] (the default) is every type, present and future. */
-                        event_types?: ("payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "*")[];
+                        event_types?: ("payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "*")[];
                         description?: string | null;
                         status?: "enabled" | "disabled";
                     };
@@ -3969,7 +3969,7 @@ export interface paths {
                     cursor?: string;
                     status?: "pending" | "delivered" | "failed";
                     /** @description An event type */
-                    event_type?: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked";
+                    event_type?: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed";
                     endpoint_id?: string;
                 };
                 header?: never;
@@ -6452,6 +6452,223 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/reconciliation/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reconciliation runs of the PIX books against the PSP, newest first
+         * @description Each run compares a window (the previous day, daily, in America/Sao_Paulo) of the workspace's PIX books with the PSP's records; cursor is the id of the last run seen.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description sandbox or live; test is an alias of sandbox */
+                    env: "sandbox" | "live" | "test";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                object: "reconciliation_run";
+                                environment: "sandbox" | "live";
+                                /** Format: date-time */
+                                from: string;
+                                /** Format: date-time */
+                                to: string;
+                                /** @enum {unknown} */
+                                trigger: "daily" | "on_demand" | "cli";
+                                /**
+                                 * @description agreed: the books and the PSP match for this workspace in the window
+                                 * @enum {unknown}
+                                 */
+                                status: "agreed" | "discrepancies";
+                                /** @description PIX the PSP received in the window matched to this workspace */
+                                psp_pix_count: number;
+                                /** @description The workspace's payouts and refunds of the window asked of the PSP */
+                                transfers_count: number;
+                                findings_count: number;
+                                /** Format: date-time */
+                                created_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/reconciliation/runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One reconciliation run with its findings about the workspace's payments */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description sandbox or live; test is an alias of sandbox */
+                    env: "sandbox" | "live" | "test";
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                object: "reconciliation_run";
+                                environment: "sandbox" | "live";
+                                /** Format: date-time */
+                                from: string;
+                                /** Format: date-time */
+                                to: string;
+                                /** @enum {unknown} */
+                                trigger: "daily" | "on_demand" | "cli";
+                                /**
+                                 * @description agreed: the books and the PSP match for this workspace in the window
+                                 * @enum {unknown}
+                                 */
+                                status: "agreed" | "discrepancies";
+                                /** @description PIX the PSP received in the window matched to this workspace */
+                                psp_pix_count: number;
+                                /** @description The workspace's payouts and refunds of the window asked of the PSP */
+                                transfers_count: number;
+                                findings_count: number;
+                                /** Format: date-time */
+                                created_at: string;
+                            } & {
+                                findings: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    /** @enum {unknown} */
+                                    kind: "missing_pix" | "amount_mismatch" | "unknown_to_psp" | "return_not_reflected" | "status_mismatch";
+                                    end_to_end_id: string | null;
+                                    payment_id: string | null;
+                                    /** @description Lastro's amount, in minor units */
+                                    expected_minor: string | null;
+                                    /** @description The PSP's amount, in minor units */
+                                    found_minor: string | null;
+                                    expected_status: string | null;
+                                    found_status: string | null;
+                                    detail: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

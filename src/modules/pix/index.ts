@@ -3,10 +3,13 @@ import { expireDueCharges } from './charge-payment.ts';
 import { debtRecovery } from './med-returns.ts';
 import { pixChargePoll, pixReturnsPoll } from './notifications/charge-poll.ts';
 import { pixWebhookRegistration } from './notifications/webhook-registration.ts';
+import { reconcileCommand } from './reconciliation/cli.ts';
+import { dailyReconciliation } from './reconciliation/daily.ts';
 import createPixCharge from './routes/charges-create.ts';
 import createPixPayout from './routes/payouts-create.ts';
 import pspNotifications from './routes/psp-notifications.ts';
 import paymentQrCode from './routes/qr.ts';
+import reconciliationRuns from './routes/reconciliation-runs.ts';
 import createRefund from './routes/refund-create.ts';
 import deleteSettlementKey from './routes/settlement-key-delete.ts';
 import getSettlementKey from './routes/settlement-key-get.ts';
@@ -31,6 +34,7 @@ export default defineModule({
     simulatePaymentHelpers,
     simulateRailEvents,
     unassignedPix,
+    reconciliationRuns,
     pspNotifications,
   ],
   jobs: pixTransfers.jobs,
@@ -40,6 +44,8 @@ export default defineModule({
     pixChargePoll,
     pixReturnsPoll,
     debtRecovery,
+    dailyReconciliation,
     ...pixTransfers.tasks,
   ],
+  commands: [reconcileCommand],
 });

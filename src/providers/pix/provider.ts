@@ -37,6 +37,11 @@ export interface PixProvider {
   getCharge?(txid: string): Promise<ChargeState | undefined>;
   /** A PIX received on our key, by its end-to-end id, with its devoluções (PSPs that notify). */
   getReceivedPix?(endToEndId: string): Promise<ReceivedPix | undefined>;
+  /**
+   * Every PIX received on our key whose horario falls in [from, to), with its devoluções, however
+   * many pages the PSP answers in: what reconciliation compares the books with.
+   */
+  listReceived?(window: { from: Date; to: Date }): Promise<ReceivedPix[]>;
   /** Tells the PSP where to send its notifications; idempotent (PSPs that notify). */
   registerWebhook?(): Promise<void>;
 }
@@ -60,6 +65,8 @@ export interface ReceivedPix {
   amountMinor: bigint | undefined;
   /** What the payer's bank sent along (infoPagador), when any. */
   payerInfo?: string;
+  /** When the PSP received it (horario), when it said. */
+  receivedAt?: Date;
   returns: PspReturn[];
 }
 

@@ -88,6 +88,8 @@ export interface FakePsp {
   failNext(failure: Omit<Failure, 'times'> & { times?: number }): void;
   /** Answers every call this much later. */
   delayMs: number;
+  /** The most items a page of GET /pix holds, whatever the caller asks (to test paging). */
+  pageSize: number;
   /** Forgets every token issued: the next call with one gets 401. */
   revokeTokens(): void;
   /** PIX received on the key without a cob (a static key, a copied key). */
@@ -182,6 +184,32 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
   const pixItem = (pix: FakePix) => {
     const devolucoes = [...refunds.values()].filter((r) => r.e2e === pix.endToEndId).map(refundView);
     return { ...pix, ...(devolucoes.length ? { devolucoes } : {}) };
+  };
+  /** GET /pix?inicio&fim, one page of paginacao.itensPorPagina (default 100) at paginacao.paginaAtual. */
+  const pixPage = (url: URL) => {
+    const inicio = url.searchParams.get('inicio') ?? '';
+    const fim = url.searchParams.get('fim') ?? '';
+    const perPage = Number(url.searchParams.get('paginacao.itensPorPagina') ?? fake.pageSize);
+    const page = Number(url.searchParams.get('paginacao.paginaAtual') ?? 0);
+    const inWindow = [...[...cobs.values()].flatMap((cob) => cob.pix), ...received]
+      .filter(
+        (pix) => Date.parse(pix.horario) >= Date.parse(inicio) && Date.parse(pix.horario) < Date.parse(fim),
+      )
+      .sort((a, b) => a.horario.localeCompare(b.horario));
+    const itensPorPagina = Math.min(perPage, fake.pageSize);
+    return {
+      parametros: {
+        inicio,
+        fim,
+        paginacao: {
+          paginaAtual: page,
+          itensPorPagina,
+          quantidadeDePaginas: Math.ceil(inWindow.length / itensPorPagina),
+          quantidadeTotalDeItens: inWindow.length,
+        },
+      },
+      pix: inWindow.slice(page * itensPorPagina, (page + 1) * itensPorPagina).map(pixItem),
+    };
   };
   const payoutView = (p: FakePayout) => ({
     endToEndId: p.e2eId,
@@ -287,6 +315,8 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
       refunds.set(key, refund);
       return send(res, 201, refundView(refund));
     }
+    if (path === '/v2/pix' && method === 'GET')
+      return send(res, 200, pixPage(new URL(req.url ?? '/', 'https://fake')));
     const pixPath = /^\/v2\/pix\/([^/]+)$/.exec(path);
     if (pixPath && method === 'GET') {
       const pix = findPix(decodeURIComponent(pixPath[1]!));
@@ -411,6 +441,7 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
     tokensIssued: () => issued,
     failNext: (failure) => failures.push({ ...failure, times: failure.times ?? 1 }),
     delayMs: 0,
+    pageSize: 100,
     revokeTokens: () => tokens.clear(),
     async pay(txid, notify = true) {
       const cob = cobs.get(txid);

@@ -20,6 +20,10 @@ const REFUND_STATUS: Record<string, ProviderTransfer['status']> = {
   NAO_REALIZADO: 'failed',
 };
 
+/** Items per page of GET /pix (the standard allows up to 1000), and a bound on the pages read. */
+const PAGE_SIZE = 100;
+const MAX_PAGES = 10_000;
+
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 /** A devolução as the API Pix writes it; natureza defaults to ORIGINAL, as the standard says. */
@@ -41,6 +45,7 @@ export function receivedPixOf(item: Record<string, unknown>): ReceivedPix {
     txid: text(item.txid),
     amountMinor: fromPspAmount(item.valor),
     payerInfo: text(item.infoPagador),
+    receivedAt: typeof item.horario === 'string' ? new Date(item.horario) : undefined,
     returns: returns.filter((r) => typeof r === 'object' && r !== null).map(returnOf),
   };
 }
@@ -102,6 +107,32 @@ export class ApiPix {
   async getPix(endToEndId: string): Promise<ReceivedPix | undefined> {
     const response = await this.http.call('GET', this.url(`/pix/${encodeURIComponent(endToEndId)}`));
     return response.status === 404 ? undefined : receivedPixOf(response.body);
+  }
+
+  /**
+   * GET /pix?inicio&fim: the PIX received in a window, page by page (paginacao.paginaAtual from 0
+   * until quantidadeDePaginas), as the BCB's API Pix specifies it (github.com/bacen/pix-api,
+   * openapi.yaml, "Pix" tag, PixConsultados). A page that cannot be read throws: a partial list would
+   * report missing PIX that are not missing.
+   */
+  async listPix(from: Date, to: Date): Promise<ReceivedPix[]> {
+    const found: ReceivedPix[] = [];
+    for (let page = 0, pages = 1; page < pages && page < MAX_PAGES; page++) {
+      const query = new URLSearchParams({
+        inicio: from.toISOString(),
+        fim: to.toISOString(),
+        'paginacao.paginaAtual': String(page),
+        'paginacao.itensPorPagina': String(PAGE_SIZE),
+      });
+      const response = await this.http.call('GET', this.url(`/pix?${query}`));
+      if (response.status !== 200) throw new PspRejected(response.status, response.body ?? {});
+      const paging = (response.body?.parametros as { paginacao?: Record<string, unknown> } | undefined)
+        ?.paginacao;
+      pages = Number(paging?.quantidadeDePaginas ?? 1);
+      const items = Array.isArray(response.body?.pix) ? (response.body.pix as Record<string, unknown>[]) : [];
+      found.push(...items.map(receivedPixOf));
+    }
+    return found;
   }
 
   /** PUT /pix/{e2eid}/devolucao/{id}: idempotent on our id, asked again on a refusal like a cob. */

@@ -89,6 +89,10 @@ export class BcbPixProvider implements PixProvider {
     return this.api.getPix(endToEndId);
   }
 
+  listReceived(window: { from: Date; to: Date }) {
+    return this.api.listPix(window.from, window.to);
+  }
+
   registerWebhook(): Promise<void> {
     return this.api.registerWebhook();
   }

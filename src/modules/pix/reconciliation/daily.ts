@@ -1,0 +1,45 @@
+/**
+ * The daily reconciliation: once the São Paulo day is over, that day of each environment's PIX books
+ * is compared with its PSP. The run is stored whatever it finds (its row under the nil workspace at
+ * least), so finding that row is how a later round, or another worker, knows the day is done.
+ */
+import type { Deps, Environment } from '../../../platform/context.ts';
+import type { BackgroundTask } from '../../../platform/tasks.ts';
+import { DEFAULT_TIME_ZONE, localDateOf, startOfLocalDay } from '../../../platform/time-zone.ts';
+import { dailyRunExists } from './repo.ts';
+import { reconcile } from './service.ts';
+
+/** The local day before the one `now` is in, as [its first instant, the next day's first instant). */
+export function previousLocalDay(now: Date, zone = DEFAULT_TIME_ZONE): { from: Date; to: Date } {
+  const to = startOfLocalDay(dateOf(now, zone), zone);
+  return { from: startOfLocalDay(dateOf(new Date(to.getTime() - 12 * 3600_000), zone), zone), to };
+}
+
+function dateOf(at: Date, zone: string) {
+  const [year, month, day] = localDateOf(at, zone).split('-').map(Number) as [number, number, number];
+  return { year, month, day };
+}
+
+/** Reconciles yesterday in each environment whose PSP lists what it received, once. */
+export async function reconcileYesterday(deps: Deps): Promise<number> {
+  const window = previousLocalDay(deps.clock.now());
+  let ran = 0;
+  for (const environment of ['live', 'sandbox'] as Environment[]) {
+    if (!deps.providers.has('pix', environment)) continue;
+    if (!deps.providers.get('pix', environment).listReceived) continue;
+    if (await dailyRunExists(deps.db, environment, window.from)) continue;
+    await reconcile(deps, { environment, ...window, trigger: 'daily' });
+    ran += 1;
+  }
+  return ran;
+}
+
+export const dailyReconciliation: BackgroundTask = {
+  name: 'pix-daily-reconciliation',
+  intervalMs: 15 * 60_000,
+  run: async (deps) => {
+    await reconcileYesterday(deps);
+    // A round that ran is not a reason to run again at once: the next day is a day away.
+    return 0;
+  },
+};
