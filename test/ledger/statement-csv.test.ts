@@ -1,12 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { partyAccount, systemAccount } from '../../src/ledger/accounts.ts';
 import { transfer } from '../../src/ledger/ledger.ts';
-import { startWorld } from '../support/world.ts';
+import { authHeaders, startWorld } from '../support/world.ts';
 
 const world = await startWorld();
 afterAll(() => world.close());
 const ws = await world.workspace('CSV export');
 const { api } = ws;
+const headers = authHeaders(ws.apiKey, ws.owner.workspaceId);
 const { workspaceId, defaultPartyId: party } = ws.owner;
 const customer = await ws.addParty('Cliente');
 
@@ -40,6 +41,23 @@ beforeAll(async () => {
   await credit('last-instant-of-march', '2026-04-01T02:59:59.999Z', 5n);
   await credit('first-of-april', '2026-04-01T03:00:00.000Z', 6n);
 });
+
+/** The statement pages the export reads: the query that joins postings to their journals. */
+const isPageQuery = (text: string) => text.includes('FROM ledger_postings p JOIN ledger_journals j');
+
+/** Counts the export's page queries, and makes the nth and later fail as a lost connection would. */
+function watchPages(failFrom = Number.POSITIVE_INFINITY) {
+  const seen = { pages: 0 };
+  const query = world.db.query.bind(world.db);
+  vi.spyOn(world.db, 'query').mockImplementation(((text: string, params?: readonly unknown[]) => {
+    if (!isPageQuery(text)) return query(text, params);
+    seen.pages += 1;
+    if (seen.pages >= failFrom) return Promise.reject(new Error('Connection terminated unexpectedly'));
+    return query(text, params);
+  }) as typeof world.db.query);
+  return seen;
+}
+afterEach(() => vi.restoreAllMocks());
 
 /** RFC 4180 records, parsed independently of the writer. */
 function parseCsv(text: string): string[][] {
@@ -243,6 +261,42 @@ describe('GET /v1/{env}/statement.csv', () => {
       const [a, b] = [rows[i - 1]!, rows[i]!];
       expect(a.posted_at! < b.posted_at! || (a.posted_at === b.posted_at && a.id! < b.id!)).toBe(true);
     }
+  });
+
+  it('a database that fails before the first line is 503 database_unavailable, not a 200', async () => {
+    watchPages(1);
+    const res = await api.get('/v1/sandbox/statement.csv?from=2026-03-01&to=2026-03-31');
+    expect(res.statusCode, res.body).toBe(503);
+    expect(res.headers['content-type']).toContain('application/json');
+    expect(res.headers['content-disposition']).toBeUndefined();
+    expect(res.headers['retry-after']).toBe('1');
+    expect(res.json().error).toBe('database_unavailable');
+  });
+
+  it('a database that fails after the first page aborts the transfer: never a file that looks whole', async () => {
+    watchPages(2);
+    const address = await world.app.listen({ port: 0, host: '127.0.0.1' });
+    const res = await fetch(`${address}/v1/sandbox/statement.csv?from=2026-05-01&to=2026-05-01`, {
+      headers,
+    });
+    expect(res.status).toBe(200);
+    await expect(res.text()).rejects.toThrow();
+  });
+
+  it('HEAD answers the headers without reading the file', async () => {
+    const seen = watchPages();
+    const res = await world.app.inject({
+      method: 'HEAD',
+      url: '/v1/sandbox/statement.csv?from=2026-01-01&to=2026-12-31',
+      headers,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toBe(
+      'attachment; filename="lastro-statement-sandbox-2026-01-01-to-2026-12-31.csv"',
+    );
+    expect(res.body).toBe('');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(seen.pages).toBe(0);
   });
 
   it.each([

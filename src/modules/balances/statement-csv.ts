@@ -32,10 +32,11 @@ interface ExportFilter {
 
 /**
  * The statement of a range as CSV, oldest line first (the order a ledger is booked in): every input is
- * checked here, before the first byte, so a bad one is a JSON error; the lines are then read page by
- * page as the reply is consumed. No transaction is held while the client reads (on PGlite it would
- * hold the only connection), so each page is its own query: the keyset never repeats or skips a
- * committed line, and a range that has closed reads the same every time.
+ * checked here, before the first byte, so a bad one is a JSON error; `open` then reads the first page
+ * before any byte is sent, so a database that fails at once is a JSON error too (503 with
+ * Retry-After), and the rest page by page as the reply is consumed. No transaction is held while the
+ * client reads (on PGlite it would hold the only connection), so each page is its own query: the
+ * keyset never repeats or skips a committed line, and a range that has closed reads the same every time.
  */
 export async function statementCsv(q: Queryable, ctx: Ctx, query: StatementCsvQuery) {
   const { caller } = ctx;
@@ -55,20 +56,26 @@ export async function statementCsv(q: Queryable, ctx: Ctx, query: StatementCsvQu
   return {
     filename: `lastro-statement-${caller.environment}-${localDateOf(from, zone)}-to-${lastDay}.csv`,
     timeZone: zone,
-    body: csvLines(q, caller, filter, zone),
+    /** The file's text, its first page already read; a HEAD request never calls it. */
+    open: () => csvLines(q, caller, filter, zone),
   };
 }
 
-async function* csvLines(q: Queryable, scope: BookScope, filter: ExportFilter, zone: string) {
-  yield csvRow(STATEMENT_CSV_COLUMNS);
-  let after: TimeCursor | undefined;
-  for (;;) {
-    const rows = await statementLines(q, scope, { ...filter, after, limit: PAGE, order: 'asc' });
-    if (rows.length > 0) yield rows.map((row) => csvRow(cells(row, zone))).join('');
-    const last = rows.at(-1);
-    if (!last || rows.length < PAGE) return;
-    after = { at: last.posted_at, id: last.id };
+async function csvLines(q: Queryable, scope: BookScope, filter: ExportFilter, zone: string) {
+  const page = (after?: TimeCursor) =>
+    statementLines(q, scope, { ...filter, after, limit: PAGE, order: 'asc' });
+  const first = await page();
+  async function* text() {
+    yield csvRow(STATEMENT_CSV_COLUMNS);
+    let rows = first;
+    for (;;) {
+      if (rows.length > 0) yield rows.map((row) => csvRow(cells(row, zone))).join('');
+      const last = rows.at(-1);
+      if (!last || rows.length < PAGE) return;
+      rows = await page({ at: last.posted_at, id: last.id });
+    }
   }
+  return text();
 }
 
 /** One line's cells, in STATEMENT_CSV_COLUMNS order; amounts unsigned, the direction says which way. */
