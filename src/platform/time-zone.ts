@@ -7,18 +7,28 @@ import { invalidRequest } from './errors.ts';
 
 export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
 
-/** Intl's list holds canonical zone names only; UTC is named apart so a caller can ask for it plainly. */
-const ZONES = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
-
-/** The zone a caller named (the default when none), or 400 invalid_request naming the field. */
+/**
+ * The zone a caller named (the default when none), or 400 invalid_request naming the field. Intl's
+ * own check: its list of names (Intl.supportedValuesOf) holds canonical names only, and would refuse
+ * Asia/Kolkata, Europe/Kyiv, Etc/UTC or Brazil/East, which every IANA database knows. The name
+ * answered is Intl's when it differs only in case, else the caller's own: Node's ICU resolves some
+ * current names to their old spellings (Asia/Kolkata to Asia/Calcutta), which a caller would not
+ * recognise.
+ */
 export function timeZoneOf(name: string | undefined, field = 'querystring.timezone'): string {
   if (name === undefined) return DEFAULT_TIME_ZONE;
-  if (!ZONES.has(name)) {
+  let resolved: string | undefined;
+  try {
+    resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    resolved = undefined;
+  }
+  if (resolved === undefined || name.trim() === '') {
     throw invalidRequest(`${name} is not an IANA time zone name (for example America/Sao_Paulo or UTC).`, [
       { field, issue: 'unknown time zone' },
     ]);
   }
-  return name;
+  return resolved.toLowerCase() === name.toLowerCase() ? resolved : name;
 }
 
 export interface LocalDate {
@@ -97,18 +107,33 @@ export function localIso(at: Date, zone: string): string {
 }
 
 /**
- * The first instant of a local day. Two passes find midnight's offset; where a clock change skips
- * midnight (Brazil's daylight saving began at 00:00 until 2019) the day starts at the change, the later
- * candidate; where midnight happens twice, the day starts at the first.
+ * The first instant of a local day: the earliest instant whose local time is its midnight. Offsets
+ * are taken a day before, at and a day after midnight, so every offset in force near it gives a
+ * candidate: where midnight happens twice (Asia/Amman's autumn until 2022) the day starts at the
+ * first. Where a clock change skips midnight (Brazil's daylight saving began at 00:00 until 2019),
+ * the day starts at the change, the first instant past midnight; a day skipped whole (Pacific/Apia's
+ * 30 December 2011) starts where the next one does, so it holds no instant.
  */
 export function startOfLocalDay(day: LocalDate, zone: string): Date {
   const wall = wallMs({ ...day, hour: 0, minute: 0, second: 0 });
-  const first = wall - offsetMinutes(new Date(wall), zone) * 60_000;
-  const second = wall - offsetMinutes(new Date(first), zone) * 60_000;
-  const candidates = [first, second].sort((a, b) => a - b);
-  const exact = candidates.find((ms) => wallMs(localTime(new Date(ms), zone)) === wall);
-  return new Date(exact ?? Math.max(first, second));
+  const localAt = (ms: number) => wallMs(localTime(new Date(ms), zone));
+  const candidates = [-DAY_MS, 0, DAY_MS]
+    .map((shift) => wall - offsetMinutes(new Date(wall + shift), zone) * 60_000)
+    .sort((a, b) => a - b);
+  const exact = candidates.find((ms) => localAt(ms) === wall);
+  if (exact !== undefined) return new Date(exact);
+  // No instant reads midnight: search the change between a candidate before it and one past it.
+  let after = candidates.find((ms) => localAt(ms) > wall) ?? Math.max(...candidates);
+  let before = candidates.filter((ms) => ms < after && localAt(ms) < wall).at(-1) ?? after - DAY_MS;
+  while (after - before > 1) {
+    const middle = Math.floor((before + after) / 2);
+    if (localAt(middle) >= wall) after = middle;
+    else before = middle;
+  }
+  return new Date(after);
 }
+
+const DAY_MS = 86_400_000;
 
 /** The calendar day after `day`. */
 export function nextDay(day: LocalDate): LocalDate {
@@ -124,7 +149,10 @@ export function nextDay(day: LocalDate): LocalDate {
  */
 export function rangeBound(value: string, zone: string, edge: 'from' | 'to'): Date {
   const at = dayBound(value, zone, edge) ?? new Date(value);
-  const year = Number(value.slice(0, 4));
+  // The instant's own year, once `to` has moved to the next midnight and offsets are applied: the
+  // text's year can be 0001 or 9999 while the instant is in year 0 or 10000, which the database
+  // cannot hold.
+  const year = at.getUTCFullYear();
   if (Number.isNaN(at.getTime()) || year < 1 || year > 9999) {
     throw invalidRequest(`${edge} must be a date or date-time between years 0001 and 9999.`, [
       { field: `querystring.${edge}`, issue: 'out of range' },
@@ -133,8 +161,13 @@ export function rangeBound(value: string, zone: string, edge: 'from' | 'to'): Da
   return at;
 }
 
+const DAY_TEXT = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Whether a range bound names a whole day (YYYY-MM-DD) rather than an instant. */
+export const isDayText = (value: string) => DAY_TEXT.test(value);
+
 function dayBound(value: string, zone: string, edge: 'from' | 'to'): Date | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  const match = DAY_TEXT.exec(value);
   if (!match) return null;
   const day = { year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) };
   return startOfLocalDay(edge === 'to' ? nextDay(day) : day, zone);

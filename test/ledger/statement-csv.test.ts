@@ -176,6 +176,28 @@ describe('GET /v1/{env}/statement.csv', () => {
     ]);
   });
 
+  it('takes any IANA zone name Intl knows, and says which in X-Time-Zone', async () => {
+    const kolkata = await exportCsv('from=2026-03-01&to=2026-03-01&timezone=Asia/Kolkata');
+    expect(kolkata.headers['x-time-zone']).toBe('Asia/Kolkata');
+    expect(kolkata.rows.map((r) => r.posted_at)).toEqual([
+      '2026-03-01T08:00:00.000+05:30',
+      '2026-03-01T08:30:00.000+05:30',
+    ]);
+    const etc = await exportCsv('from=2026-03-01&to=2026-03-01&timezone=Etc/UTC');
+    expect(etc.headers['x-time-zone']).toBe('Etc/UTC');
+    const lower = await exportCsv('from=2026-03-01&to=2026-03-01&timezone=america/sao_paulo');
+    expect(lower.headers['x-time-zone']).toBe('America/Sao_Paulo');
+  });
+
+  it('a day the zone skipped is an empty file, not an error', async () => {
+    const { rows, headers } = await exportCsv('from=2011-12-30&to=2011-12-30&timezone=Pacific/Apia');
+    expect(rows).toEqual([]);
+    expect(headers['content-disposition']).toBe(
+      'attachment; filename="lastro-statement-sandbox-2011-12-30-to-2011-12-30.csv"',
+    );
+    expect((await api.get('/v1/sandbox/statement.csv?from=2026-03-02&to=2026-03-01')).statusCode).toBe(400);
+  });
+
   it('takes date-times with their offset, from inclusive and to exclusive', async () => {
     const { rows } = await exportCsv(
       `from=${encodeURIComponent('2026-03-01T00:00:00-03:00')}&to=2026-04-01T02:59:59.999Z`,
@@ -307,6 +329,12 @@ describe('GET /v1/{env}/statement.csv', () => {
     ['a day that does not exist', 'from=2026-02-30&to=2026-03-01', 'from'],
     ['a date-time without offset', 'from=2026-03-01T00:00:00&to=2026-03-02', 'from'],
     ['year 0000', 'from=0000-01-01&to=2026-03-01', 'querystring.from'],
+    [
+      'a from whose instant is in year 0',
+      'from=0001-01-01T00:00:00%2B01:00&to=2026-03-01',
+      'querystring.from',
+    ],
+    ['a to whose next midnight is in year 10000', 'from=2026-03-01&to=9999-12-31', 'querystring.to'],
     ['an unknown time zone', 'from=2026-03-01&to=2026-03-02&timezone=Mars/Olympus', 'querystring.timezone'],
     ['a misspelt bound', 'form=2026-03-01&to=2026-03-02', 'from'],
   ])('400 invalid_request for %s', async (_name, query, field) => {
