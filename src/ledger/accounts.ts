@@ -3,6 +3,7 @@ import type { Queryable } from '../db/types.ts';
 import type { Environment } from '../platform/context.ts';
 import type { SystemKind } from '../platform/rails.ts';
 import type { Currency } from './currency.ts';
+import { takeLedgerGate } from './gate.ts';
 
 /** The kinds of a party's balance (API.md Ledger). */
 export const BALANCE_KINDS = ['available', 'pending', 'locked', 'trading'] as const;
@@ -163,9 +164,10 @@ export async function balanceOf(q: Queryable, ref: AccountRef): Promise<bigint> 
 /**
  * The balance of one account, its row locked until the transaction ends: what a debit sized to the
  * balance reads first, so no other transaction spends it in between (0, and nothing locked, for an
- * account never posted to).
+ * account never posted to). The workspace's ledger gate is taken first, as every writer takes it.
  */
 export async function lockBalance(q: Queryable, ref: AccountRef): Promise<bigint> {
+  await takeLedgerGate(q, ref.workspaceId);
   const { rows } = await q.query<{ balance: bigint }>(
     'SELECT balance FROM ledger_balances WHERE workspace_id = $1 AND account_id = $2 FOR UPDATE',
     [ref.workspaceId, accountId(ref)],

@@ -203,8 +203,8 @@ export async function recoverPartyDebt(
   deps: Deps,
   scope: Scope & { partyId: string },
 ): Promise<bigint> {
-  // The balance before the debts, as a credit (which holds the balance already) takes them: the
-  // other order would deadlock a credit against the recovery sweep.
+  // The gate, then the balance, then the debts (lockBalance takes the gate): the order every writer
+  // of the workspace's balances follows, so a credit and the recovery sweep cannot deadlock.
   const available = partyAccount(scope.workspaceId, scope.environment, scope.partyId, 'BRL');
   const balance = await lockBalance(tx, available);
   const owed = await lockOwedReturns(tx, scope);
