@@ -23,6 +23,20 @@ describe('dashboard form errors', () => {
     });
   });
 
+  it("places a query parameter's refusal (querystring.to) by its field, in Portuguese", () => {
+    const backwards = new ApiError(400, 'invalid_request', 'to must be later than from.', [
+      { field: 'querystring.to', issue: 'not after from' },
+    ]);
+    const form = { fieldNames: ['from', 'to'], labels: { to: 'Até (inclusive)' }, locale: 'pt-BR' };
+    expect(fieldErrors(backwards, form)).toEqual({ to: 'Até (inclusive) não é posterior ao início.' });
+    const far = new ApiError(400, 'invalid_request', 'Out of range.', [
+      { field: 'querystring.from', issue: 'out of range' },
+    ]);
+    expect(fieldErrors(far, { ...form, labels: { from: 'De' } })).toEqual({
+      from: 'De está fora do intervalo aceito.',
+    });
+  });
+
   it('places a business error the server sends with details by them', () => {
     const taken = new ApiError(409, 'slug_taken', 'The slug "x" is taken; choose another.', [
       { field: 'body.slug', issue: 'taken' },

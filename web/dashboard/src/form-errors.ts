@@ -40,6 +40,8 @@ const ISSUES_PT: [RegExp, string][] = [
   ],
   [/^is outside the range the ledger can hold$/, 'está fora do intervalo que o razão comporta'],
   [/^is not whitelisted on (\w+)$/, 'não está na lista de endereços permitidos em $1'],
+  [/^not after from$/, 'não é posterior ao início'],
+  [/^out of range$/, 'está fora do intervalo aceito'],
 ];
 
 const issueText = (issue: string, locale: string) => {
@@ -55,14 +57,15 @@ export const sentence = (text: string) => {
 };
 
 /**
- * The form's own name of a detail's field: `body.splits.0.share_bps` is the form's `splits`; a header
+ * The form's own name of a detail's field: `body.splits.0.share_bps` is the form's `splits`, and
+ * `querystring.to` (the API's name for a query parameter) its `to`; a header
  * is the field its value is typed in, named without `x-` and with underscores (`headers.x-otp-code` is
  * `otp_code`, as login's body field is).
  */
 function formFieldOf(field: string): string {
   const header = /^headers\.(?:x-)?(.+)$/.exec(field);
   if (header) return header[1]!.replaceAll('-', '_');
-  return field.replace(/^body\.|^query\./, '').split('.')[0] ?? '';
+  return field.replace(/^(?:body|query|querystring)\./, '').split('.')[0] ?? '';
 }
 
 /**
