@@ -46,7 +46,7 @@ export function receivedPixOf(item: Record<string, unknown>): ReceivedPix {
     amountMinor: fromPspAmount(item.valor),
     payerInfo: text(item.infoPagador),
     receivedAt: typeof item.horario === 'string' ? new Date(item.horario) : undefined,
-    returns: returns.filter((r) => typeof r === 'object' && r !== null).map(returnOf),
+    returns: returns.filter((r) => typeof r?.id === 'string' && r.id !== '').map(returnOf),
   };
 }
 
