@@ -127,6 +127,9 @@ describe('GET /v1/{env}/statement.csv', () => {
     const document = (await world.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const get = document.paths['/v1/{env}/statement.csv'].get;
     expect(Object.keys(get.responses['200'].content)).toEqual(['text/csv']);
+    expect(Object.keys(get.responses['200'].headers)).toEqual(['Content-Disposition', 'X-Time-Zone']);
+    expect(get.description).toContain('=, +, -, @, a tab or a carriage return');
+    expect(get.description).toContain('only a transfer that completed is a whole file');
     expect(get.parameters.map((p: { name: string }) => p.name)).toEqual(
       expect.arrayContaining(['from', 'to', 'timezone', 'currency', 'kind', 'party_id']),
     );

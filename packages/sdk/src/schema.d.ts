@@ -2881,7 +2881,7 @@ export interface paths {
         };
         /**
          * The statement of a date range as a CSV file, oldest line first, in a time zone
-         * @description Every ledger line of the workspace parties (a party-scoped key: its party only) posted in the range, as RFC 4180 CSV with a header row and CRLF line ends, streamed. A date bound is a whole day in `timezone` (default America/Sao_Paulo): `from=2026-03-01&to=2026-03-31` is all of March there. Times are written in that zone with their offset, `date` is the local day. Amounts are unsigned decimals with the currency scale (`amount`) and integer minor units (`amount_minor`); `direction` says credit or debit. A cell beginning with = + - or @ is prefixed with an apostrophe so no spreadsheet runs it as a formula.
+         * @description Every ledger line of the workspace parties (a party-scoped key: its party only) posted in the range, as RFC 4180 CSV with a header row and CRLF line ends, streamed. A date bound is a whole day in `timezone` (default America/Sao_Paulo): `from=2026-03-01&to=2026-03-31` is all of March there. Times are written in that zone with their offset, `date` is the local day. Amounts are unsigned decimals with the currency scale (`amount`) and integer minor units (`amount_minor`); `direction` says credit or debit. A cell beginning with =, +, -, @, a tab or a carriage return is prefixed with an apostrophe so no spreadsheet runs it as a formula. Errors found before the first byte (a bad range, 503 database_unavailable) are JSON with their status; one met while the file is sent breaks the connection, so only a transfer that completed is a whole file.
          */
         get: {
             parameters: {
@@ -2922,6 +2922,10 @@ export interface paths {
                 /** @description the statement as CSV; Content-Disposition names the file */
                 200: {
                     headers: {
+                        /** @description attachment; filename="lastro-statement-{env}-{first day}-to-{last day}.csv" */
+                        "Content-Disposition"?: string;
+                        /** @description the IANA time zone of the dates and times in the file, as the caller named it */
+                        "X-Time-Zone"?: string;
                         [name: string]: unknown;
                     };
                     content: {

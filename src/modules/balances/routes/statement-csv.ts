@@ -23,12 +23,20 @@ export default function route(app: App, deps: Deps) {
         tags: ['ledger'],
         summary: 'The statement of a date range as a CSV file, oldest line first, in a time zone',
         description:
-          'Every ledger line of the workspace parties (a party-scoped key: its party only) posted in the range, as RFC 4180 CSV with a header row and CRLF line ends, streamed. A date bound is a whole day in `timezone` (default America/Sao_Paulo): `from=2026-03-01&to=2026-03-31` is all of March there. Times are written in that zone with their offset, `date` is the local day. Amounts are unsigned decimals with the currency scale (`amount`) and integer minor units (`amount_minor`); `direction` says credit or debit. A cell beginning with = + - or @ is prefixed with an apostrophe so no spreadsheet runs it as a formula.',
+          'Every ledger line of the workspace parties (a party-scoped key: its party only) posted in the range, as RFC 4180 CSV with a header row and CRLF line ends, streamed. A date bound is a whole day in `timezone` (default America/Sao_Paulo): `from=2026-03-01&to=2026-03-31` is all of March there. Times are written in that zone with their offset, `date` is the local day. Amounts are unsigned decimals with the currency scale (`amount`) and integer minor units (`amount_minor`); `direction` says credit or debit. A cell beginning with =, +, -, @, a tab or a carriage return is prefixed with an apostrophe so no spreadsheet runs it as a formula. Errors found before the first byte (a bad range, 503 database_unavailable) are JSON with their status; one met while the file is sent breaks the connection, so only a transfer that completed is a whole file.',
         params: EnvParams,
         querystring: StatementCsvQuery,
         response: {
           200: {
             description: 'the statement as CSV; Content-Disposition names the file',
+            headers: {
+              'Content-Disposition': Type.String({
+                description: 'attachment; filename="lastro-statement-{env}-{first day}-to-{last day}.csv"',
+              }),
+              'X-Time-Zone': Type.String({
+                description: 'the IANA time zone of the dates and times in the file, as the caller named it',
+              }),
+            },
             content: {
               'text/csv': { schema: Type.String({ contentMediaType: 'text/csv' }), example: EXAMPLE },
             },
