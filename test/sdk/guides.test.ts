@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ListeningWorld, startListeningWorld } from '../support/listening-world.ts';
 import { WebhookReceiver } from '../support/webhook-receiver.ts';
+import { builtSdk } from './pack.ts';
 import { blocksOf, guideFiles, hasCommand, projectDir, ROOT, RUNNABLE, runBlock } from './snippets.ts';
 
 // CI provides go (.ci/run installs it); on a machine without it the Go blocks are skipped, not passed.
@@ -13,13 +14,22 @@ const CI = Boolean(process.env.CI);
 let server: ListeningWorld;
 let receiver: WebhookReceiver;
 const dirs: string[] = [];
+// The guides' TypeScript imports @lastro/sdk as an installed package, so from a build, not the sources:
+// one made now from the current sources, never whatever packages/sdk/dist an earlier npm ci left.
+let sdk: string;
+const started = Date.now();
 
 beforeAll(async () => {
+  const building = mkdtempSync(path.join(tmpdir(), 'lastro-guides-sdk-'));
+  dirs.push(building);
   // The reader's own sandbox: a payout settles by itself after the default second, so a snippet that
   // forces an outcome right after creating one (sandbox.md) is not raced by the settlement on a busy box.
-  server = await startListeningWorld({ sandboxSettleMs: 1000 });
+  const starting = startListeningWorld({ sandboxSettleMs: 1000 }).then((started) => {
+    server = started;
+  });
+  [sdk] = await Promise.all([builtSdk(building), starting]);
   receiver = await WebhookReceiver.start();
-});
+}, 120_000);
 afterAll(async () => {
   await receiver?.close();
   await server?.close();
@@ -53,6 +63,14 @@ async function guideEnv(guide: string): Promise<Record<string, string>> {
 }
 
 describe('guides', () => {
+  it('import @lastro/sdk built from the current sources for this run, not packages/sdk/dist', () => {
+    const dir = projectDir(mkdtempSync(path.join(tmpdir(), 'lastro-guide-sdk-')), sdk);
+    dirs.push(dir);
+    const linked = realpathSync(path.join(dir, 'node_modules/@lastro/sdk'));
+    expect(linked).not.toBe(realpathSync(path.join(ROOT, 'packages/sdk')));
+    expect(statSync(path.join(linked, 'dist/esm/index.js')).mtimeMs).toBeGreaterThanOrEqual(started - 1000);
+  });
+
   it('has every code block in a language the test runs, and few that it does not', () => {
     const blocks = guideFiles().flatMap(blocksOf);
     expect(blocks.length).toBeGreaterThan(20);
@@ -69,7 +87,7 @@ describe('guides', () => {
     it.skipIf(blocks.length === 0)(`${guide}: every block runs`, { timeout: 600_000 }, async () => {
       const dir = projectDir(
         mkdtempSync(path.join(tmpdir(), `lastro-guide-${path.basename(guide, '.md')}-`)),
-        path.join(ROOT, 'packages/sdk'),
+        sdk,
       );
       dirs.push(dir);
       const env = await guideEnv(guide);
