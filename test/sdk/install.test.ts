@@ -15,14 +15,15 @@ import { packSdk } from './pack.ts';
 import { blocksOf, ROOT, runBlock } from './snippets.ts';
 
 let server: ListeningWorld;
-const project = mkdtempSync(path.join(tmpdir(), 'lastro-outside-'));
+let project: string;
 
 beforeAll(async () => {
+  project = mkdtempSync(path.join(tmpdir(), 'lastro-outside-'));
   server = await startListeningWorld();
 });
 afterAll(async () => {
   await server?.close();
-  rmSync(project, { recursive: true, force: true });
+  if (project) rmSync(project, { recursive: true, force: true });
 });
 
 it('installs from npm pack and runs the quick start against the server', { timeout: 180_000 }, async () => {
@@ -30,6 +31,11 @@ it('installs from npm pack and runs the quick start against the server', { timeo
   expect(packed.files).toEqual(
     expect.arrayContaining(['README.md', 'package.json', 'dist/esm/index.js', 'dist/esm/index.d.ts']),
   );
+  // The guide's install steps name the tarball npm pack makes (its name carries the version).
+  const steps = blocksOf('quickstart.md').filter((block) => block.language === 'sh' && !block.run);
+  const tarball = path.basename(packed.tarball);
+  expect(steps.map((block) => block.code).join('')).toContain('npm pack --pack-destination /tmp');
+  expect(steps.map((block) => block.code).join('')).toContain(`npm install /tmp/${tarball} tsx`);
 
   const installed = path.join(project, 'node_modules/@lastro/sdk');
   mkdirSync(installed, { recursive: true });
