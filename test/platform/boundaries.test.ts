@@ -71,6 +71,7 @@ const TABLE_WRITERS: Record<string, string[]> = {
   ledger_seals: ['ledger'],
   ledger_seal_heads: ['ledger'],
   sandbox_pix_transfers: ['providers/pix'],
+  sandbox_pix_received: ['providers/pix'],
   sandbox_chain_transfers: ['providers/chain'],
   evm_nonces: ['providers/chain/evm'],
   evm_transfers: ['providers/chain/evm'],

@@ -6679,6 +6679,138 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/{env}/simulate/reconciliation/discrepancy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make the sandbox PSP's records differ from the books, then reconcile the workspace's last 24 hours; answers the discrepancy and the run that found it */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the write safe to retry: the same key and body replay the stored response (Idempotency-Replayed: true); another body is 409 idempotency_key_reuse. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description sandbox only; test is its alias */
+                    env: "sandbox" | "test";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description missing_pix: the sandbox PSP receives a PIX of 1000 on the workspace's key that the books never hear of; amount_mismatch: the PSP's record of the newest paid charge says 1 more; status_mismatch: the newest settled payout or refund is the other outcome at the PSP
+                         * @enum {unknown}
+                         */
+                        kind: "missing_pix" | "amount_mismatch" | "status_mismatch";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @enum {unknown} */
+                                kind: "missing_pix" | "amount_mismatch" | "status_mismatch";
+                                payment_id: string | null;
+                                end_to_end_id: string | null;
+                                run: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    /** @enum {string} */
+                                    object: "reconciliation_run";
+                                    environment: "sandbox" | "live";
+                                    /** Format: date-time */
+                                    from: string;
+                                    /** Format: date-time */
+                                    to: string;
+                                    /** @enum {unknown} */
+                                    trigger: "daily" | "on_demand" | "cli";
+                                    /**
+                                     * @description agreed: the books and the PSP match for this workspace in the window
+                                     * @enum {unknown}
+                                     */
+                                    status: "agreed" | "discrepancies";
+                                    /** @description PIX the PSP received in the window matched to this workspace */
+                                    psp_pix_count: number;
+                                    /** @description The workspace's payouts and refunds of the window asked of the PSP */
+                                    transfers_count: number;
+                                    findings_count: number;
+                                    /** Format: date-time */
+                                    created_at: string;
+                                } & {
+                                    findings: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        /** @enum {unknown} */
+                                        kind: "missing_pix" | "amount_mismatch" | "unknown_to_psp" | "return_not_reflected" | "status_mismatch";
+                                        end_to_end_id: string | null;
+                                        payment_id: string | null;
+                                        /** @description Lastro's amount, in minor units */
+                                        expected_minor: string | null;
+                                        /** @description The PSP's amount, in minor units */
+                                        found_minor: string | null;
+                                        expected_status: string | null;
+                                        found_status: string | null;
+                                        detail: string;
+                                    }[];
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/psp/pix/notifications": {
         parameters: {
             query?: never;

@@ -13,7 +13,7 @@ import {
   waitingSetAside,
 } from '../../platform/set-aside.ts';
 import { endToEndId } from '../../providers/pix/end-to-end-id.ts';
-import { SANDBOX_ISPB } from '../../providers/pix/sandbox.ts';
+import { recordSandboxReceived, SANDBOX_ISPB } from '../../providers/pix/sandbox.ts';
 import { announceCheckoutPaid, checkoutSettlement } from '../links/service.ts';
 import { lockPayment, type PaymentScope, paymentsStillIn, transition } from '../payments/service.ts';
 import { recoverPartyDebt } from './med-returns.ts';
@@ -67,16 +67,27 @@ export async function payCharge(tx: Tx, deps: Deps, scope: PaymentScope, id: str
       environment: row.environment,
       partyId: part.partyId,
     });
-  const paid = await transition(
-    tx,
-    scope,
-    row.id,
-    'completed',
-    { pix_tx_id: pixEndToEndId ?? endToEndId(SANDBOX_ISPB, at) },
-    { at },
-  );
+  const e2e = pixEndToEndId ?? (await sandboxReceived(tx, row, at));
+  const paid = await transition(tx, scope, row.id, 'completed', { pix_tx_id: e2e }, { at });
   if (checkout) await announceCheckoutPaid(tx, paid, checkout, at);
   return paid;
+}
+
+/** A sandbox charge is paid by a PIX the sandbox PSP receives: it records it, as its GET /pix lists it. */
+async function sandboxReceived(
+  tx: Tx,
+  row: { workspace_id: string; pix_txid: string | null; amount_minor: bigint },
+  at: Date,
+): Promise<string> {
+  const e2e = endToEndId(SANDBOX_ISPB, at);
+  await recordSandboxReceived(tx, {
+    workspaceId: row.workspace_id,
+    endToEndId: e2e,
+    txid: row.pix_txid,
+    amountMinor: row.amount_minor,
+    at,
+  });
+  return e2e;
 }
 
 /** Where the expiry sweep sets aside a charge it cannot expire (set_aside_items.source). */

@@ -17,6 +17,7 @@ import putSettlementKey from './routes/settlement-key-put.ts';
 import simulatePaymentHelpers from './routes/simulate.ts';
 import simulateCashIn from './routes/simulate-cash-in.ts';
 import simulateRailEvents from './routes/simulate-rail-events.ts';
+import simulateReconciliation from './routes/simulate-reconciliation.ts';
 import unassignedPix from './routes/unassigned.ts';
 import { pixTransfers } from './transfers.ts';
 
@@ -35,6 +36,7 @@ export default defineModule({
     simulateRailEvents,
     unassignedPix,
     reconciliationRuns,
+    simulateReconciliation,
     pspNotifications,
   ],
   jobs: pixTransfers.jobs,

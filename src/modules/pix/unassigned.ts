@@ -15,7 +15,7 @@ import { newId } from '../../platform/ids.ts';
 import type { Ctx } from '../../platform/request-context.ts';
 import { iso } from '../../platform/schema.ts';
 import { endToEndId } from '../../providers/pix/end-to-end-id.ts';
-import { SANDBOX_ISPB } from '../../providers/pix/sandbox.ts';
+import { recordSandboxReceived, SANDBOX_ISPB } from '../../providers/pix/sandbox.ts';
 import { defaultParty, owningParty } from '../parties/service.ts';
 import { createPayment } from '../payments/service.ts';
 import { feeFor } from './fees.ts';
@@ -227,6 +227,13 @@ export async function simulateUnassigned(
     ]);
   const at = deps.clock.now();
   const e2e = endToEndId(SANDBOX_ISPB, at);
+  await recordSandboxReceived(tx, {
+    workspaceId: caller.workspaceId,
+    endToEndId: e2e,
+    txid: null,
+    amountMinor: amount,
+    at,
+  });
   const id = await recordUnassigned(tx, {
     workspaceId: caller.workspaceId,
     environment: 'sandbox',

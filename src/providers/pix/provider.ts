@@ -67,6 +67,8 @@ export interface ReceivedPix {
   payerInfo?: string;
   /** When the PSP received it (horario), when it said. */
   receivedAt?: Date;
+  /** The workspace whose key it reached, where the PSP knows (the sandbox PSP: a key per workspace). */
+  keyOwner?: string;
   returns: PspReturn[];
 }
 
@@ -101,4 +103,6 @@ export interface SandboxPixControls {
   ): Promise<void>;
   /** Fixes the outcome of a transfer still processing. */
   forceOutcome(paymentId: string, outcome: 'completed' | 'failed', reason?: string): Promise<void>;
+  /** Sets a settled transfer's outcome, whatever the books say: a discrepancy to reconcile. */
+  overturn(paymentId: string, outcome: 'completed' | 'failed'): Promise<void>;
 }

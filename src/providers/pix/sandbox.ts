@@ -1,9 +1,9 @@
-import type { Database } from '../../db/types.ts';
+import type { Database, Queryable } from '../../db/types.ts';
 import type { Clock } from '../../platform/environment.ts';
 import { randomBase62 } from '../../platform/secrets.ts';
 import { buildBrCode } from './brcode.ts';
 import { endToEndId } from './end-to-end-id.ts';
-import type { PixProvider, ProviderTransfer, SandboxPixControls } from './provider.ts';
+import type { PixProvider, ProviderTransfer, ReceivedPix, SandboxPixControls } from './provider.ts';
 
 /** ISPB used by the sandbox PSP in end-to-end ids (not a real institution's). */
 export const SANDBOX_ISPB = '99999004';
@@ -124,4 +124,78 @@ export class SandboxPixProvider implements PixProvider, SandboxPixControls {
       [paymentId, outcome, outcome === 'failed' ? (reason ?? 'sandbox_failed') : null],
     );
   }
+
+  /** Sets a settled transfer's outcome at the PSP, whatever the books say; one still processing stays. */
+  async overturn(paymentId: string, outcome: 'completed' | 'failed'): Promise<void> {
+    await this.db.query(
+      `UPDATE sandbox_pix_transfers SET status = $2, failure_reason = $3
+        WHERE payment_id = $1 AND status <> 'processing'`,
+      [paymentId, outcome, outcome === 'failed' ? 'sandbox_overturned' : null],
+    );
+  }
+
+  /** GET /pix of the sandbox PSP: what it received in the window, from its own records. */
+  async listReceived(window: { from: Date; to: Date }): Promise<ReceivedPix[]> {
+    const { rows } = await this.db.query<ReceivedRow>(
+      `SELECT * FROM sandbox_pix_received WHERE received_at >= $1 AND received_at < $2
+        ORDER BY received_at, end_to_end_id`,
+      [window.from, window.to],
+    );
+    return rows.map(receivedOf);
+  }
+
+  async getReceivedPix(endToEndId: string): Promise<ReceivedPix | undefined> {
+    const { rows } = await this.db.query<ReceivedRow>(
+      'SELECT * FROM sandbox_pix_received WHERE end_to_end_id = $1',
+      [endToEndId],
+    );
+    return rows[0] && receivedOf(rows[0]);
+  }
+}
+
+interface ReceivedRow {
+  workspace_id: string;
+  end_to_end_id: string;
+  txid: string | null;
+  amount_minor: bigint;
+  received_at: Date;
+}
+
+const receivedOf = (row: ReceivedRow): ReceivedPix => ({
+  endToEndId: row.end_to_end_id,
+  txid: row.txid ?? undefined,
+  amountMinor: row.amount_minor,
+  receivedAt: row.received_at,
+  keyOwner: row.workspace_id,
+  returns: [],
+});
+
+/**
+ * The sandbox PSP receives a PIX on a workspace's sandbox key: written in the transaction that
+ * credits it (the table is the workspace's), so the PSP and the books agree unless told otherwise.
+ */
+export async function recordSandboxReceived(
+  q: Queryable,
+  row: { workspaceId: string; endToEndId: string; txid: string | null; amountMinor: bigint; at: Date },
+): Promise<void> {
+  await q.query(
+    `INSERT INTO sandbox_pix_received (workspace_id, end_to_end_id, txid, amount_minor, received_at)
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+    [row.workspaceId, row.endToEndId, row.txid, row.amountMinor, row.at],
+  );
+}
+
+/** The sandbox PSP's record of a PIX says another amount: a discrepancy to reconcile. */
+export async function alterSandboxReceived(
+  q: Queryable,
+  workspaceId: string,
+  endToEndId: string,
+  amountMinor: bigint,
+): Promise<boolean> {
+  const { rows } = await q.query(
+    `UPDATE sandbox_pix_received SET amount_minor = $3 WHERE workspace_id = $1 AND end_to_end_id = $2
+     RETURNING end_to_end_id`,
+    [workspaceId, endToEndId, amountMinor],
+  );
+  return rows.length === 1;
 }

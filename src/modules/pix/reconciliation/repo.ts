@@ -206,3 +206,28 @@ export async function dailyRunExists(q: Queryable, environment: Environment, fro
   );
   return rows.length > 0;
 }
+
+/** The workspace's newest sandbox payment of these kinds and statuses (a simulator's default target). */
+export async function newestSandboxPayment(
+  q: Queryable,
+  workspaceId: string,
+  kinds: readonly string[],
+  statuses: readonly string[],
+): Promise<
+  { id: string; kind: string; status: string; amount_minor: bigint; pix_tx_id: string | null } | undefined
+> {
+  const { rows } = await q.query<{
+    id: string;
+    kind: string;
+    status: string;
+    amount_minor: bigint;
+    pix_tx_id: string | null;
+  }>(
+    `SELECT id, kind, status, amount_minor, pix_tx_id FROM payments
+      WHERE workspace_id = $1 AND environment = 'sandbox' AND kind = ANY($2) AND status = ANY($3)
+        AND (kind <> 'pix_cash_in' OR pix_tx_id IS NOT NULL)
+      ORDER BY id DESC LIMIT 1`,
+    [workspaceId, [...kinds], [...statuses]],
+  );
+  return rows[0];
+}

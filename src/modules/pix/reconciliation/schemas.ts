@@ -73,3 +73,17 @@ export const ReconciliationRunDetail = Type.Intersect([
 ]);
 
 export const RunListQuery = Type.Object(PageQuery());
+
+export const DiscrepancyBody = Type.Object({
+  kind: Type.Enum(['missing_pix', 'amount_mismatch', 'status_mismatch'], {
+    description:
+      "missing_pix: the sandbox PSP receives a PIX of 1000 on the workspace's key that the books never hear of; amount_mismatch: the PSP's record of the newest paid charge says 1 more; status_mismatch: the newest settled payout or refund is the other outcome at the PSP",
+  }),
+});
+
+export const Discrepancy = Type.Object({
+  kind: Type.Enum(['missing_pix', 'amount_mismatch', 'status_mismatch']),
+  payment_id: Type.Union([Uuid, Type.Null()]),
+  end_to_end_id: Type.Union([Type.String(), Type.Null()]),
+  run: ReconciliationRunDetail,
+});

@@ -102,7 +102,7 @@ async function receivedFindings(
   for (const pix of received) {
     const charge = byEndToEnd.get(pix.endToEndId) ?? (pix.txid ? byTxid.get(pix.txid) : undefined);
     const hold = held.get(pix.endToEndId);
-    const workspaceId = charge?.workspace_id ?? hold?.workspace_id ?? null;
+    const workspaceId = charge?.workspace_id ?? hold?.workspace_id ?? pix.keyOwner ?? null;
     touch(workspaceId);
     const booked = bookedAmount(pix, charge) ?? hold?.amount_minor;
     const at = {

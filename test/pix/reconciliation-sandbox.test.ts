@@ -1,0 +1,95 @@
+/**
+ * Sandbox reconciliation against the sandbox PSP's own records: clean activity agrees; each simulated
+ * discrepancy is found, for the caller's workspace only.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { reconcile } from '../../src/modules/pix/reconciliation/service.ts';
+import { startWorld } from '../support/world.ts';
+
+const world = await startWorld({ sandboxSettleMs: 0 });
+afterAll(() => world.close());
+
+const ws = await world.workspace('Sandbox reconciled', { settlementKey: true });
+const simulate = (kind: string) => ws.api.post('/v1/sandbox/simulate/reconciliation/discrepancy', { kind });
+
+async function paidCharge(amount: string) {
+  const charge = (await ws.api.post('/v1/sandbox/pix/charges', { amount_minor: amount })).json().data;
+  const paid = await ws.api.post(`/v1/sandbox/simulate/payments/${charge.id}/pay`);
+  expect(paid.statusCode, paid.body).toBe(200);
+  return paid.json().data;
+}
+
+describe('sandbox reconciliation', () => {
+  it('agrees after a paid charge and a settled payout', async () => {
+    await paidCharge('10000');
+    const payout = await ws.payout('2500');
+    await world.drainJobs();
+    expect((await ws.api.get(`/v1/sandbox/payments/${payout.id}`)).json().data.status).toBe('completed');
+    const now = Date.now();
+    const report = await reconcile(world.deps, {
+      environment: 'sandbox',
+      from: new Date(now - 60_000),
+      to: new Date(now + 60_000),
+      trigger: 'cli',
+    });
+    expect(report.findings).toEqual([]);
+    expect(report.pspPix).toBe(1);
+    expect(report.transfers).toBe(1);
+  });
+
+  it('finds a PIX the sandbox PSP received and the books did not', async () => {
+    const res = await simulate('missing_pix');
+    expect(res.statusCode, res.body).toBe(200);
+    const { end_to_end_id, run } = res.json().data;
+    expect(run).toMatchObject({ status: 'discrepancies', trigger: 'on_demand', findings_count: 1 });
+    expect(run.findings).toEqual([
+      expect.objectContaining({ kind: 'missing_pix', end_to_end_id, found_minor: '1000' }),
+    ]);
+    const other = await world.workspace('Sandbox other');
+    expect((await other.api.get('/v1/sandbox/reconciliation/runs')).json().data).toEqual([]);
+    expect((await other.api.get(`/v1/sandbox/reconciliation/runs/${run.id}`)).statusCode).toBe(404);
+    expect((await ws.api.get(`/v1/sandbox/reconciliation/runs/${run.id}`)).json().data.findings).toHaveLength(
+      1,
+    );
+  });
+
+  it('finds an amount that differs and a payout in another state', async () => {
+    const charge = await paidCharge('700');
+    const amount = (await simulate('amount_mismatch')).json().data;
+    expect(amount).toMatchObject({ kind: 'amount_mismatch', payment_id: charge.id });
+    expect(amount.run.findings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          kind: 'amount_mismatch',
+          payment_id: charge.id,
+          expected_minor: '700',
+          found_minor: '701',
+        }),
+      ]),
+    );
+    const status = (await simulate('status_mismatch')).json().data;
+    expect(status.run.findings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          kind: 'status_mismatch',
+          payment_id: status.payment_id,
+          expected_status: 'completed',
+          found_status: 'failed',
+        }),
+      ]),
+    );
+  });
+
+  it('answers 422 when there is nothing to differ from, and 404 on live', async () => {
+    const fresh = await world.workspace('Sandbox fresh');
+    const res = await fresh.api.post('/v1/sandbox/simulate/reconciliation/discrepancy', {
+      kind: 'status_mismatch',
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error).toBe('invalid_state');
+    const live = await fresh.session.post('/v1/live/simulate/reconciliation/discrepancy', {
+      kind: 'missing_pix',
+    });
+    expect(live.statusCode).toBe(404);
+  });
+});
