@@ -183,6 +183,39 @@ export async function findUnassigned(
   return rows[0];
 }
 
+/** The held PIX of one end-to-end id in a workspace (what a MED notification names). */
+export async function findUnassignedByEndToEnd(
+  q: Queryable,
+  scope: { workspaceId: string; environment: Environment },
+  endToEndId: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<UnassignedRow | undefined> {
+  const { rows } = await q.query<UnassignedRow>(
+    `SELECT * FROM pix_unassigned WHERE workspace_id = $1 AND environment = $2 AND end_to_end_id = $3${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [scope.workspaceId, scope.environment, endToEndId],
+  );
+  return rows[0];
+}
+
+/**
+ * What is still held of a PIX the PSP returned (part of) under MED: a smaller amount, or, all of it
+ * returned, the row closed as returned with no refund of ours.
+ */
+export async function reduceUnassigned(
+  q: Queryable,
+  row: UnassignedRow,
+  left: bigint,
+  at: Date,
+): Promise<void> {
+  await q.query(
+    left > 0n
+      ? `UPDATE pix_unassigned SET amount_minor = $3 WHERE workspace_id = $1 AND id = $2 AND status = 'unassigned'`
+      : `UPDATE pix_unassigned SET status = 'returned', resolved_at = $4
+          WHERE workspace_id = $1 AND id = $2 AND status = 'unassigned' AND $3::bigint <= 0`,
+    left > 0n ? [row.workspace_id, row.id, left] : [row.workspace_id, row.id, left, at],
+  );
+}
+
 export async function listUnassignedRows(
   q: Queryable,
   scope: { workspaceId: string; environment: Environment },

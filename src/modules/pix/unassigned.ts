@@ -28,6 +28,7 @@ import {
   type UnassignedRow,
 } from './repo.ts';
 import { pixTransfers } from './transfers.ts';
+import { checkWithPsp } from './unassigned-med.ts';
 
 export function unassignedView(row: UnassignedRow) {
   return {
@@ -159,7 +160,7 @@ async function cashInOf(tx: Tx, ctx: Ctx, row: UnassignedRow, partyId: string, f
  */
 export async function assignUnassigned(tx: Tx, ctx: Ctx, input: { id: string; party_id?: string }) {
   const { caller, deps } = ctx;
-  const row = await lockWaiting(tx, caller, input.id);
+  const row = await checkWithPsp(tx, deps, await lockWaiting(tx, caller, input.id));
   const partyId = await owningParty(tx, caller, input.party_id);
   const fee = await feeFor(tx, row.workspace_id, row.environment, 'pix_cash_in', row.amount_minor);
   const payment = await cashInOf(tx, ctx, row, partyId, fee < row.amount_minor ? fee : 0n);
@@ -181,7 +182,7 @@ export async function assignUnassigned(tx: Tx, ctx: Ctx, input: { id: string; pa
  */
 export async function returnUnassigned(tx: Tx, ctx: Ctx, input: { id: string }) {
   const { caller, deps } = ctx;
-  const row = await lockWaiting(tx, caller, input.id);
+  const row = await checkWithPsp(tx, deps, await lockWaiting(tx, caller, input.id));
   const partyId = await defaultParty(tx, caller);
   const cashIn = await cashInOf(tx, ctx, row, partyId, 0n);
   const at = deps.clock.now();

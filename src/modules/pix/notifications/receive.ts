@@ -10,13 +10,14 @@ import { AppError } from '../../../platform/errors.ts';
 import { isRoundError, type SetAsideFailure, setAside as setAsideItem } from '../../../platform/set-aside.ts';
 import { fromPspAmount } from '../../../providers/pix/bcb/money.ts';
 import { END_TO_END_ID } from '../../../providers/pix/end-to-end-id.ts';
-import type { PixProvider } from '../../../providers/pix/provider.ts';
+import type { PixProvider, ReceivedPix } from '../../../providers/pix/provider.ts';
 import { paymentIdOf } from '../../../providers/pix/psp-id.ts';
 import { findPayment } from '../../payments/service.ts';
 import { payCharge } from '../charge-payment.ts';
 import { applyPspReturns, isMedNatureza } from '../med-returns.ts';
 import { pixTransfers } from '../transfers.ts';
 import { recordUnassigned } from '../unassigned.ts';
+import { applyUnassignedReturns } from '../unassigned-med.ts';
 import {
   findLiveCharge,
   findLivePayment,
@@ -113,6 +114,7 @@ async function medReturned(deps: Deps, provider: PixProvider, item: Item, record
   }
   const pix = await provider.getReceivedPix?.(endToEndId);
   const charge = pix?.txid ? await findLiveCharge(deps.db, pix.txid) : undefined;
+  if (pix && !charge) return medReturnedWithoutCharge(deps, pix, item, record);
   if (!pix || !charge) {
     await record({
       kind: 'refund',
@@ -132,6 +134,29 @@ async function medReturned(deps: Deps, provider: PixProvider, item: Item, record
     payload: item,
   });
   return applied;
+}
+
+/**
+ * A MED return on a PIX that reached no charge: held for the key's workspace (its held amount
+ * shrinks) or assigned to a party (its cash-in is returned, as a charge is). Unmatched otherwise.
+ */
+async function medReturnedWithoutCharge(
+  deps: Deps,
+  pix: ReceivedPix,
+  item: Item,
+  record: Recorder,
+): Promise<number> {
+  const workspaceId = deps.config.pix.bcb?.unassignedWorkspaceId;
+  const applied = workspaceId ? await applyUnassignedReturns(deps, workspaceId, pix) : undefined;
+  const confirmed = pix.returns.some((r) => isMedNatureza(r.natureza) && r.status === 'completed');
+  await record({
+    kind: 'refund',
+    reference: pix.endToEndId,
+    outcome:
+      applied === undefined ? 'unmatched' : applied > 0 ? 'settled' : confirmed ? 'duplicate' : 'pending',
+    payload: item,
+  });
+  return applied ?? 0;
 }
 
 /**
