@@ -156,7 +156,7 @@ export const PT: Record<string, string> = {
   'To (inclusive)': 'Até (inclusive)',
   'Export CSV': 'Exportar CSV',
   'Preparing the file…': 'Preparando o arquivo…',
-  '{count} lines exported.': '{count} linhas exportadas.',
+  'CSV file downloaded.': 'Arquivo CSV baixado.',
   'Choose the first day to export.': 'Escolha o primeiro dia a exportar.',
   'Choose the last day to export.': 'Escolha o último dia a exportar.',
   'The CSV counts days and shows times in {zone}.': 'O CSV conta os dias e mostra os horários em {zone}.',

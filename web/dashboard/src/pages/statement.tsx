@@ -36,9 +36,10 @@ export function Statement() {
       link.href = URL.createObjectURL(file.blob);
       link.download = file.filename ?? `statement-${from}-${to}.csv`;
       link.click();
-      URL.revokeObjectURL(link.href);
-      const count = (await file.blob.text()).split('\r\n').length - 2;
-      return t('{count} lines exported.', { count });
+      // The browser reads the file from its URL after click() returns; revoked at once, a slow one
+      // may find it gone. The file is not read again here: a long range is large enough to count.
+      setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+      return t('CSV file downloaded.');
     });
 
   return (
