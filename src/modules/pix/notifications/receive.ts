@@ -176,7 +176,8 @@ async function receivedWithoutCharge(
     return 0;
   }
   const pix = await provider.getReceivedPix?.(endToEndId);
-  if (!pix || pix.txid || pix.amountMinor === undefined || pix.amountMinor <= 0n) {
+  const ours = pix?.txid ? await findLiveCharge(deps.db, pix.txid) : undefined;
+  if (!pix || ours || pix.amountMinor === undefined || pix.amountMinor <= 0n) {
     await record({ kind: 'unknown', reference: endToEndId, outcome: 'unconfirmed', payload: item });
     return 0;
   }
@@ -224,8 +225,10 @@ async function chargePaid(deps: Deps, provider: PixProvider, item: Item, record:
     charge?.status === 'paid' &&
     amount === payment!.amount_minor &&
     charge.payments.some((pix) => pix.endToEndId === endToEndId && pix.amountMinor === payment!.amount_minor);
-  if (!payment || !confirmed) {
-    await note(!payment ? 'unmatched' : outcomeOnSettled(payment.status), payment);
+  // A txid none of ours (a merchant's static QR code carries one): a PIX without a charge of ours.
+  if (!payment) return receivedWithoutCharge(deps, provider, item, record);
+  if (!confirmed) {
+    await note(outcomeOnSettled(payment.status), payment);
     return 0;
   }
   return settleCharge(deps, provider.name, payment, endToEndId, item);
