@@ -48,10 +48,13 @@ export default function route(app: App, deps: Deps) {
     },
     async (request, reply) => {
       const file = await statementCsv(deps.db, contextOf(deps, request), request.query);
-      // HEAD answers the headers only: Fastify would otherwise read the whole file after answering.
+      // HEAD answers the headers only: Fastify would otherwise read the whole file after answering. An
+      // empty stream, not no body, so HEAD claims no Content-Length of 0 that GET would not keep.
       // One chunk (a page) is read ahead of the client, not Readable's default sixteen.
       const body =
-        request.method === 'HEAD' ? undefined : Readable.from(await file.open(), { highWaterMark: 1 });
+        request.method === 'HEAD'
+          ? Readable.from([])
+          : Readable.from(await file.open(), { highWaterMark: 1 });
       return reply
         .type(CSV)
         .header('content-disposition', `attachment; filename="${file.filename}"`)
