@@ -31,6 +31,8 @@ export interface OutboundRail {
   settlementAccount(row: PaymentRow): AccountRef;
   /** Runs in the completing transaction (a refund marks its original refunded when whole). */
   afterCompleted?(tx: Tx, row: PaymentRow, at: Date): Promise<void>;
+  /** Runs in the failing transaction, once the hold is back in the party's available balance. */
+  afterFailed?(tx: Tx, deps: Deps, row: PaymentRow, at: Date): Promise<void>;
   pollDelayMs(deps: Deps, environment: Environment): number;
   /** Which transfers' jobs must not run side by side (default: each payment's own, one by one). */
   serialKey?(job: TransferJob): string;

@@ -46,6 +46,7 @@ export async function recordOutcome(
       await settle(flow, tx, row, at, result.completed ?? {});
     } else if (result.status === 'failed') {
       await returnFunds(tx, row, at, result.failureReason ?? 'provider_failed');
+      await flow.rail.afterFailed?.(tx, deps, row, at);
     }
     return row.status === 'created' || result.status === 'completed' || result.status === 'failed';
   });

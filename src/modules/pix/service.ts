@@ -1,5 +1,5 @@
 /** What other modules may ask of the PIX module. */
 export { type ChargeInput, createCharge } from './charges.ts';
 export { pixCurrencyOf } from './checks.ts';
-export { partyDebts } from './med-returns.ts';
+export { partyDebts, recoverPartyDebt } from './med-returns.ts';
 export { qrPngDataUrl } from './qr-image.ts';

@@ -8,6 +8,7 @@ import type { Ctx } from '../../platform/request-context.ts';
 import { assertMayMoveMoney } from '../parties/service.ts';
 import type { PaymentView } from '../payments/schemas.ts';
 import { createPayment } from '../payments/service.ts';
+import { recoverPartyDebt } from '../pix/service.ts';
 import { fillPrice, quoteScope, quoteStatus, quoteView } from './quotes.ts';
 import { findQuoteRow, markExecuted, type QuoteRow } from './repo.ts';
 import type { ExecuteInput } from './schemas.ts';
@@ -66,6 +67,9 @@ export async function executeQuote(tx: Tx, ctx: Ctx, input: ExecuteInput): Promi
     at,
     postings: settlementPostings(quote),
   });
+  // BRL bought is a credit like any other: what the party owes of MED returns is paid from it first.
+  if (quote.quote_currency === 'BRL')
+    await recoverPartyDebt(tx, ctx.deps, { workspaceId, environment, partyId });
   const payment = await createSettlementPayment(tx, ctx, quote, { paymentId, at });
   const executed = await markExecuted(tx, quote, { paymentId, at, fillPrice: fillPrice(quote) });
   await emitEvent(tx, {
