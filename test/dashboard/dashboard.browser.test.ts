@@ -343,28 +343,26 @@ describe.skipIf(!canRunBrowser)('dashboard in chromium', { timeout: 180_000 }, (
     await page.getByLabel('From').fill(today);
     await page.getByLabel('To (inclusive)').fill(today);
     // The file is held once (never read back as text to count its lines) and its URL outlives the click.
-    await page.evaluate(() => {
+    await page.evaluate(`(() => {
       const seen = { texts: 0, revokedDuringClick: 0, clicking: false };
-      (window as unknown as { exportSeen: typeof seen }).exportSeen = seen;
+      window.exportSeen = seen;
       const text = Blob.prototype.text;
-      Blob.prototype.text = function (this: Blob) {
+      Blob.prototype.text = function () {
         seen.texts += 1;
         return text.call(this);
       };
       const revoke = URL.revokeObjectURL;
-      URL.revokeObjectURL = (url: string) => {
+      URL.revokeObjectURL = (url) => {
         if (seen.clicking) seen.revokedDuringClick += 1;
         revoke(url);
       };
       const click = HTMLAnchorElement.prototype.click;
-      HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
+      HTMLAnchorElement.prototype.click = function () {
         seen.clicking = true;
-        setTimeout(() => {
-          seen.clicking = false;
-        });
+        setTimeout(() => { seen.clicking = false; });
         click.call(this);
       };
-    });
+    })()`);
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export CSV' }).click();
     const file = await download;
@@ -380,12 +378,10 @@ describe.skipIf(!canRunBrowser)('dashboard in chromium', { timeout: 180_000 }, (
     expect(csv).toContain(',BRL,available,credit,1250.00,125000,payment,');
     expect(csv).toContain(`,${today},`);
     await page.getByText('CSV file downloaded.').waitFor();
-    expect(await page.evaluate(() => (window as unknown as { exportSeen: object }).exportSeen)).toMatchObject(
-      {
-        texts: 0,
-        revokedDuringClick: 0,
-      },
-    );
+    expect(await page.evaluate('window.exportSeen')).toMatchObject({
+      texts: 0,
+      revokedDuringClick: 0,
+    });
     await checkA11y('statement');
     await shot('statement');
   });
