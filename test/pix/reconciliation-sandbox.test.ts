@@ -48,9 +48,23 @@ describe('sandbox reconciliation', () => {
     const other = await world.workspace('Sandbox other');
     expect((await other.api.get('/v1/sandbox/reconciliation/runs')).json().data).toEqual([]);
     expect((await other.api.get(`/v1/sandbox/reconciliation/runs/${run.id}`)).statusCode).toBe(404);
-    expect((await ws.api.get(`/v1/sandbox/reconciliation/runs/${run.id}`)).json().data.findings).toHaveLength(
-      1,
+    const detail = (await ws.api.get(`/v1/sandbox/reconciliation/runs/${run.id}`)).json().data;
+    expect(detail.findings).toHaveLength(1);
+    const from = new Date(Date.now() - 2 * 86_400_000).toISOString();
+    const to = new Date(Date.now() + 86_400_000).toISOString();
+    const csv = await ws.api.get(`/v1/sandbox/reconciliation/findings.csv?from=${from}&to=${to}`);
+    expect(csv.statusCode, csv.body).toBe(200);
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.headers['x-time-zone']).toBe('America/Sao_Paulo');
+    const [header, line] = csv.body.split('\r\n');
+    expect(header).toBe(
+      'run_id,window_from,window_to,kind,end_to_end_id,payment_id,expected_minor,found_minor,expected_status,found_status,detail',
     );
+    expect(line).toContain(`${run.id},`);
+    expect(line).toContain(`,missing_pix,${end_to_end_id},,,1000,,received,`);
+    expect(line).toMatch(/-03:00,/);
+    const empty = await other.api.get(`/v1/sandbox/reconciliation/findings.csv?from=${from}&to=${to}`);
+    expect(empty.body.split('\r\n').filter(Boolean)).toHaveLength(1);
   });
 
   it('finds an amount that differs and a payout in another state', async () => {

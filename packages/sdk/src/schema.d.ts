@@ -6679,6 +6679,104 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/{env}/reconciliation/findings.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The reconciliation findings of a date range as a CSV file, in a time zone
+         * @description Every finding about the workspace's payments of the reconciliation runs whose window starts in the range, oldest run first, as RFC 4180 CSV with a header row and CRLF line ends. A date bound is a whole day in `timezone` (default America/Sao_Paulo); window times are written in that zone with their offset. Amounts are integer minor units: `expected_minor` is Lastro's, `found_minor` the PSP's.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /**
+                     * @description first day (YYYY-MM-DD, from its local midnight) or instant (date-time with offset, inclusive)
+                     * @example 2026-03-01
+                     */
+                    from: string;
+                    /**
+                     * @description last day included (YYYY-MM-DD, to the next local midnight) or instant (date-time with offset, exclusive)
+                     * @example 2026-03-31
+                     */
+                    to: string;
+                    /**
+                     * @description IANA time zone of the dates and of the times written; default America/Sao_Paulo
+                     * @example America/Sao_Paulo
+                     */
+                    timezone?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description sandbox or live; test is an alias of sandbox */
+                    env: "sandbox" | "live" | "test";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the findings as CSV; Content-Disposition names the file */
+                200: {
+                    headers: {
+                        /** @description attachment; filename="lastro-reconciliation-{env}-{from}-to-{to}.csv" */
+                        "Content-Disposition"?: string;
+                        /** @description the IANA time zone of the times in the file */
+                        "X-Time-Zone"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example run_id,window_from,window_to,kind,end_to_end_id,payment_id,expected_minor,found_minor,expected_status,found_status,detail
+                         *     0195…,2026-03-01T00:00:00.000-03:00,2026-03-02T00:00:00.000-03:00,missing_pix,E99999004202603011230abcdefghijk,,,1000,,received,the PSP received …
+                         */
+                        "text/csv": string;
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            details?: {
+                                field: string;
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/{env}/simulate/reconciliation/discrepancy": {
         parameters: {
             query?: never;

@@ -9,6 +9,7 @@ import createPixCharge from './routes/charges-create.ts';
 import createPixPayout from './routes/payouts-create.ts';
 import pspNotifications from './routes/psp-notifications.ts';
 import paymentQrCode from './routes/qr.ts';
+import reconciliationFindingsCsv from './routes/reconciliation-findings-csv.ts';
 import reconciliationRuns from './routes/reconciliation-runs.ts';
 import createRefund from './routes/refund-create.ts';
 import deleteSettlementKey from './routes/settlement-key-delete.ts';
@@ -36,6 +37,7 @@ export default defineModule({
     simulateRailEvents,
     unassignedPix,
     reconciliationRuns,
+    reconciliationFindingsCsv,
     simulateReconciliation,
     pspNotifications,
   ],

@@ -231,3 +231,20 @@ export async function newestSandboxPayment(
   );
   return rows[0];
 }
+
+/** The findings of the workspace's runs whose window starts in [from, to), oldest run first. */
+export async function findingsInRange(
+  q: Queryable,
+  scope: Scope,
+  from: Date,
+  to: Date,
+): Promise<(FindingRow & { window_from: Date; window_to: Date })[]> {
+  const { rows } = await q.query<FindingRow & { window_from: Date; window_to: Date }>(
+    `SELECT f.*, r.window_from, r.window_to FROM reconciliation_findings f
+       JOIN reconciliation_runs r ON r.workspace_id = f.workspace_id AND r.id = f.run_id
+      WHERE r.workspace_id = $1 AND r.environment = $2 AND r.window_from >= $3 AND r.window_from < $4
+      ORDER BY r.id, f.id`,
+    [scope.workspaceId, scope.environment, from, to],
+  );
+  return rows;
+}

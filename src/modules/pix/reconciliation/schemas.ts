@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { PageQuery } from '../../../platform/pagination.ts';
 import { EnvironmentName, Timestamp, Uuid } from '../../../platform/schema.ts';
+import { StatementCsvQuery } from '../../balances/schemas.ts';
 
 /** What a reconciliation finds (reconciliation/service.ts says what each means). */
 export const FINDING_KINDS = [
@@ -87,3 +88,24 @@ export const Discrepancy = Type.Object({
   end_to_end_id: Type.Union([Type.String(), Type.Null()]),
   run: ReconciliationRunDetail,
 });
+
+/** The findings of the runs whose window starts in a range: its bounds are the statement file's. */
+export const FindingsCsvQuery = Type.Object({
+  from: StatementCsvQuery.properties.from,
+  to: StatementCsvQuery.properties.to,
+  timezone: StatementCsvQuery.properties.timezone,
+});
+
+export const FINDINGS_CSV_COLUMNS = [
+  'run_id',
+  'window_from',
+  'window_to',
+  'kind',
+  'end_to_end_id',
+  'payment_id',
+  'expected_minor',
+  'found_minor',
+  'expected_status',
+  'found_status',
+  'detail',
+] as const;
