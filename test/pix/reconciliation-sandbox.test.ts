@@ -3,6 +3,7 @@
  * discrepancy is found, for the caller's workspace only.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { reconcileYesterday } from '../../src/modules/pix/reconciliation/daily.ts';
 import { reconcile } from '../../src/modules/pix/reconciliation/service.ts';
 import { startWorld } from '../support/world.ts';
 
@@ -105,5 +106,15 @@ describe('sandbox reconciliation', () => {
       kind: 'missing_pix',
     });
     expect(live.statusCode).toBe(404);
+  });
+
+  it('the daily task reconciles yesterday once', async () => {
+    const first = await reconcileYesterday(world.deps);
+    expect(first).toBeGreaterThan(0);
+    expect(await reconcileYesterday(world.deps)).toBe(0);
+    const { rows } = await world.db.query<{ trigger: string }>(
+      "SELECT trigger FROM reconciliation_runs WHERE trigger = 'daily' AND environment = 'sandbox'",
+    );
+    expect(rows).toHaveLength(1);
   });
 });
