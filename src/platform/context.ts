@@ -60,7 +60,8 @@ export type RecordKind =
   | 'subaccount'
   | 'quote'
   | 'wallet'
-  | 'payment_link';
+  | 'payment_link'
+  | 'unassigned_pix';
 
 /** One registered route, as the shared auth and OpenAPI tests see it. */
 export interface RouteEntry {

@@ -84,6 +84,9 @@ async function makeRecords(of: Owner, key: string, into: Record<RecordKind, stri
     await api.post('/v1/sandbox/payment-links', { title: 'Record', amount_minor: '1000' }),
   );
   into.wallet = await ok(await api.post('/v1/sandbox/wallets', { network: 'polygon' }));
+  into.unassigned_pix = await ok(
+    await api.post('/v1/sandbox/simulate/pix/unassigned', { amount_minor: '1000' }),
+  );
   into.quote = await ok(
     await api.post('/v1/sandbox/rfq/quote', {
       base_currency: 'BRL',

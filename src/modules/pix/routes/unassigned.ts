@@ -8,6 +8,7 @@ import { assignUnassigned, getUnassigned, listUnassigned, returnUnassigned } fro
 // PIX received without a charge belong to no party until assigned: workspace callers only. They are
 // PIX routes, so a parent may act on its sub-account's.
 const config = { auth: 'workspace', subaccount: true } as const;
+const record = { ...config, record: 'unassigned_pix' } as const;
 const tags = ['pix'];
 
 /** PIX received on the workspace's key without a charge: list, read, assign to a party, return. */
@@ -29,7 +30,7 @@ export default function route(app: App, deps: Deps) {
   app.get(
     '/v1/:env/pix/unassigned/:id',
     {
-      config,
+      config: record,
       schema: {
         tags,
         summary: 'One PIX received without a charge',
@@ -42,7 +43,7 @@ export default function route(app: App, deps: Deps) {
   app.post(
     '/v1/:env/pix/unassigned/:id/assign',
     {
-      config: { ...config, moneyMoving: true },
+      config: { ...record, moneyMoving: true },
       schema: {
         tags,
         summary:
@@ -61,7 +62,7 @@ export default function route(app: App, deps: Deps) {
   app.post(
     '/v1/:env/pix/unassigned/:id/return',
     {
-      config: { ...config, moneyMoving: true },
+      config: { ...record, moneyMoving: true },
       schema: {
         tags,
         summary: 'Return a PIX received without a charge to its payer, whole (a devolução through the PSP)',
