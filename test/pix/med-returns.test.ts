@@ -77,7 +77,8 @@ describe('sandbox MED returns', () => {
 
     // A second return of the same charge: nothing left.
     const again = await ws.api.post(`/v1/sandbox/simulate/payments/${charge.id}/med-return`, {});
-    expect(again.json().error).toBe('invalid_amount');
+    expect(again.statusCode).toBe(422);
+    expect(again.json().error).toBe('invalid_state');
 
     // Next credits pay the debt first.
     const first = await ws.api.post('/v1/sandbox/simulate/pix/cash-in', { amount_minor: '5000' });

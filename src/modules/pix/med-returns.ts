@@ -88,6 +88,9 @@ export async function applyMedReturn(
     throw new AppError('invalid_state', 'Only a paid PIX charge (pix_cash_in) can be returned under MED.');
   if (await findMedReturn(tx, charge.workspace_id, charge.id, input.returnId)) return undefined;
   const returned = await returnedOfCharge(tx, charge.workspace_id, charge.id, ['completed']);
+  // As a refund of a charge refunded whole: its state, not the amount asked, refuses it.
+  if (returned >= charge.amount_minor)
+    throw new AppError('invalid_state', 'The charge is fully returned; nothing remains to return.');
   if (input.amountMinor <= 0n || input.amountMinor > charge.amount_minor - returned)
     throw new AppError(
       'invalid_amount',
