@@ -73,6 +73,17 @@ export const INVARIANTS: Record<string, string> = {
            'parties owe ' || coalesce(o.owed, 0) || ' of MED returns, party_receivable holds ' || coalesce(h.held, 0) AS detail
       FROM owed o FULL JOIN held h ON h.workspace_id = o.workspace_id AND h.environment = o.environment
      WHERE coalesce(o.owed, 0) <> coalesce(h.held, 0)`,
+  // Each MED return's record is its payment's: same amount and party, a shortfall within the amount,
+  // an outstanding within the shortfall (payment_postings trusts these when it checks the nets).
+  med_return_record: `SELECT r.payment_id::text AS subject,
+           'return of ' || r.amount_minor || ' for party ' || r.party_id || ' (shortfall ' || r.shortfall_minor
+           || ', outstanding ' || r.outstanding_minor || '); its payment: '
+           || coalesce(x.kind || ' of ' || x.amount_minor || ' for party ' || x.party_id, 'none') AS detail
+      FROM pix_med_returns r
+      LEFT JOIN payments x ON x.workspace_id = r.workspace_id AND x.id = r.payment_id
+     WHERE x.id IS NULL OR x.kind <> 'pix_med_return' OR x.amount_minor <> r.amount_minor
+        OR x.party_id IS DISTINCT FROM r.party_id OR r.shortfall_minor < 0 OR r.shortfall_minor > r.amount_minor
+        OR r.outstanding_minor < 0 OR r.outstanding_minor > r.shortfall_minor`,
   delivery_without_event: `SELECT d.id AS subject, 'delivery of event ' || d.event_id || ' to endpoint ' || d.endpoint_id AS detail
       FROM webhook_deliveries d
       LEFT JOIN events e ON e.id = d.event_id AND e.workspace_id = d.workspace_id AND e.environment = d.environment
