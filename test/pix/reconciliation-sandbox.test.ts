@@ -117,4 +117,19 @@ describe('sandbox reconciliation', () => {
     );
     expect(rows).toHaveLength(1);
   });
+
+  it('two workers reconciling the same day store one run of it per workspace', async () => {
+    world.clock.advance(24 * 3600_000);
+    await paidCharge('1500');
+    world.clock.advance(24 * 3600_000);
+    await Promise.all([reconcileYesterday(world.deps), reconcileYesterday(world.deps)]);
+    const { rows } = await world.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM reconciliation_runs
+        WHERE trigger = 'daily' AND environment = 'sandbox' AND workspace_id = $1`,
+      [ws.owner.workspaceId],
+    );
+    expect(rows[0]!.n).toBe(1);
+    const runs = (await ws.api.get('/v1/sandbox/reconciliation/runs')).json().data;
+    expect(runs.filter((run: { trigger: string }) => run.trigger === 'daily')).toHaveLength(1);
+  });
 });

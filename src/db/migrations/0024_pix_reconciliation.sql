@@ -17,6 +17,9 @@ CREATE TABLE reconciliation_runs (
   PRIMARY KEY (workspace_id, id)
 );
 CREATE INDEX reconciliation_runs_list_idx ON reconciliation_runs (workspace_id, environment, id DESC);
+-- One daily run a day per workspace and environment, whichever worker stores it first.
+CREATE UNIQUE INDEX reconciliation_runs_daily_idx ON reconciliation_runs (workspace_id, environment, window_from)
+  WHERE trigger = 'daily';
 
 CREATE TABLE reconciliation_findings (
   workspace_id uuid NOT NULL,

@@ -130,10 +130,15 @@ export interface FindingRow {
   detail: string;
 }
 
-export async function insertRun(q: Queryable, run: RunRow): Promise<void> {
-  await q.query(
+/**
+ * Stores a workspace's part of a run; false when that workspace already has the day's daily run
+ * (another worker's, or this one's before a crash), which is then left as it is.
+ */
+export async function insertRun(q: Queryable, run: RunRow): Promise<boolean> {
+  const { rows } = await q.query(
     `INSERT INTO reconciliation_runs (workspace_id, id, environment, window_from, window_to, trigger, psp_pix,
-        transfers, findings, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        transfers, findings, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+     ON CONFLICT DO NOTHING RETURNING 1`,
     [
       run.workspace_id,
       run.id,
@@ -147,6 +152,7 @@ export async function insertRun(q: Queryable, run: RunRow): Promise<void> {
       run.created_at,
     ],
   );
+  return rows.length > 0;
 }
 
 export async function insertFinding(q: Queryable, f: FindingRow): Promise<void> {

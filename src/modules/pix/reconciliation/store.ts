@@ -19,7 +19,12 @@ import { NO_WORKSPACE, type ReconcileReport } from './report.ts';
 /** Each workspace's part of the run, with its findings; each real workspace hears reconciliation.completed. */
 export async function storeRun(deps: Deps, report: ReconcileReport, trigger: RunRow['trigger']) {
   const at = deps.clock.now();
-  for (const [workspaceId, counts] of report.workspaces) {
+  // The nil workspace's row goes last: a later round takes it as the day done, so a crash before it
+  // leaves the day to be stored again (the workspaces stored already are kept as they were).
+  const parts = [...report.workspaces].sort(
+    ([a], [b]) => Number(a === NO_WORKSPACE) - Number(b === NO_WORKSPACE),
+  );
+  for (const [workspaceId, counts] of parts) {
     const findings = report.findings.filter((f) => f.workspaceId === workspaceId);
     const run: RunRow = {
       workspace_id: workspaceId,
@@ -34,7 +39,7 @@ export async function storeRun(deps: Deps, report: ReconcileReport, trigger: Run
       created_at: at,
     };
     await deps.db.transaction(async (tx) => {
-      await insertRun(tx, run);
+      if (!(await insertRun(tx, run))) return;
       for (const f of findings)
         await insertFinding(tx, {
           workspace_id: workspaceId,
