@@ -216,6 +216,28 @@ export async function reduceUnassigned(
   );
 }
 
+/** The held PIX a refund of ours returns (its refund_id), locked. */
+export async function lockUnassignedOfRefund(
+  q: Queryable,
+  workspaceId: string,
+  refundId: string,
+): Promise<UnassignedRow | undefined> {
+  const { rows } = await q.query<UnassignedRow>(
+    'SELECT * FROM pix_unassigned WHERE workspace_id = $1 AND refund_id = $2 FOR UPDATE',
+    [workspaceId, refundId],
+  );
+  return rows[0];
+}
+
+/** A held PIX whose return failed: unassigned again, as it was received. */
+export async function reopenUnassigned(q: Queryable, row: UnassignedRow): Promise<void> {
+  await q.query(
+    `UPDATE pix_unassigned SET status = 'unassigned', payment_id = NULL, refund_id = NULL, resolved_at = NULL
+      WHERE workspace_id = $1 AND id = $2 AND status = 'returned'`,
+    [row.workspace_id, row.id],
+  );
+}
+
 export async function listUnassignedRows(
   q: Queryable,
   scope: { workspaceId: string; environment: Environment },

@@ -8,6 +8,7 @@ import type { ProviderTransfer } from '../../providers/pix/provider.ts';
 import { findPayment, type PaymentRow, type PaymentScope, transition } from '../payments/service.ts';
 import { recoverPartyDebt } from './med-returns.ts';
 import { returnedOfCharge } from './repo.ts';
+import { reopenFailedReturn } from './unassigned-med.ts';
 
 const outcomeOf = (result: ProviderTransfer): TransferOutcome => ({
   status: result.status,
@@ -90,14 +91,17 @@ export const pixRail: OutboundRail = {
   status: transferStatus,
   settlementAccount: (row) => systemAccount.pixSettlement(row.workspace_id, row.environment),
   afterCompleted: markRefundedWhenWhole,
-  // The hold given back is a credit like any other: what the party owes of MED returns is paid from
-  // it at once, before the party can send it out again.
-  afterFailed: (tx, deps, row) =>
-    recoverPartyDebt(tx, deps, {
+  // A failed return of a held PIX gives its money back to suspense, not to the party; any other hold
+  // given back is a credit like any other: what the party owes of MED returns is paid from it at once,
+  // before the party can send it out again.
+  afterFailed: async (tx, deps, row, at) => {
+    await reopenFailedReturn(tx, row, at);
+    await recoverPartyDebt(tx, deps, {
       workspaceId: row.workspace_id,
       environment: row.environment,
       partyId: row.party_id,
-    }).then(() => undefined),
+    });
+  },
   pollDelayMs: (deps, environment) =>
     environment === 'sandbox' ? Math.max(50, deps.config.sandboxSettleMs) : 2000,
 };

@@ -6,11 +6,20 @@
  * asks the PSP first, so money the PSP took back is never credited.
  */
 import type { Tx } from '../../db/types.ts';
+import { partyAccount, systemAccount } from '../../ledger/accounts.ts';
+import { postJournal } from '../../ledger/ledger.ts';
 import type { Deps } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { ReceivedPix } from '../../providers/pix/provider.ts';
+import type { PaymentRow } from '../payments/service.ts';
 import { applyPspReturns, isMedNatureza } from './med-returns.ts';
-import { findUnassignedByEndToEnd, reduceUnassigned, type UnassignedRow } from './repo.ts';
+import {
+  findUnassignedByEndToEnd,
+  lockUnassignedOfRefund,
+  reduceUnassigned,
+  reopenUnassigned,
+  type UnassignedRow,
+} from './repo.ts';
 
 /** What the PSP has given back of a PIX under MED (its completed MED devoluções). */
 export function medReturnedOf(pix: ReceivedPix): bigint {
@@ -72,4 +81,35 @@ export async function checkWithPsp(tx: Tx, deps: Deps, row: UnassignedRow): Prom
       'The PSP returned this PIX to its payer under MED; nothing is left to assign or return.',
     );
   return { ...row, amount_minor: left };
+}
+
+/**
+ * The return of a held PIX failed (the PSP refused the devolução): the money the refund gave back to
+ * the default party was never its own, so it goes back to PIX settlement, where a held PIX's money
+ * is, and the PIX is unassigned again, to assign or return once more. In the failing transaction.
+ */
+export async function reopenFailedReturn(tx: Tx, refund: PaymentRow, at: Date): Promise<void> {
+  if (refund.kind !== 'pix_refund') return;
+  const held = await lockUnassignedOfRefund(tx, refund.workspace_id, refund.id);
+  if (!held || held.status !== 'returned') return;
+  await postJournal(tx, {
+    workspaceId: refund.workspace_id,
+    environment: refund.environment,
+    referenceType: 'payment',
+    referenceId: refund.id,
+    at,
+    postings: [
+      {
+        account: partyAccount(refund.workspace_id, refund.environment, refund.party_id, 'BRL'),
+        direction: 'debit',
+        amount: refund.amount_minor,
+      },
+      {
+        account: systemAccount.pixSettlement(refund.workspace_id, refund.environment),
+        direction: 'credit',
+        amount: refund.amount_minor,
+      },
+    ],
+  });
+  await reopenUnassigned(tx, held);
 }

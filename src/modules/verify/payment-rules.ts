@@ -23,6 +23,8 @@ export interface PaymentLedger {
   nets: Map<string, bigint>;
   /** pix_med_return: what its party still owes of it (pix_med_returns.outstanding_minor). */
   outstanding?: bigint | null;
+  /** pix_refund: the return of a PIX without a charge, whose money goes back to suspense if it fails. */
+  toSuspense?: boolean;
 }
 
 type Expected = { journals: number; nets: Record<string, bigint> /** classes not compared */; free?: RegExp };
@@ -44,6 +46,8 @@ const outbound =
         journals: 2,
         nets: { [`p:available:${c}`]: -total, [railAccount(p)]: p.amount, ...feeOf(p, c) },
       };
+    if (p.status === 'failed' && p.toSuspense)
+      return { journals: 3, nets: { [`p:available:${c}`]: -p.amount, [railAccount(p)]: p.amount } };
     if (p.status === 'failed') return { journals: 2, nets: {} };
     return `an outgoing payment cannot be ${p.status}`;
   };

@@ -55,6 +55,7 @@ async function paymentPostings(q: Queryable, limit: number): Promise<CheckResult
         journals: Number(row.journals),
         nets,
         outstanding: row.outstanding,
+        toSuspense: row.to_suspense === true,
       });
       if (problem && result.violations++ < limit)
         result.examples.push({ subject: row.id, detail: `${row.kind} ${row.status}: ${problem}` });

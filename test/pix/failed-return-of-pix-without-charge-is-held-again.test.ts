@@ -1,0 +1,39 @@
+/**
+ * The return of a PIX received without a charge that the PSP refuses leaves the PIX held again, its
+ * money in suspense: not credited to the workspace's default party, and not stuck as returned.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { expectBooksVerified } from '../support/books.ts';
+import { liveWorkspace, startLiveWorld } from './live-support.ts';
+
+const live = await startLiveWorld();
+const { world, psp } = live;
+afterAll(() => live.close());
+
+describe('a failed return of a PIX without a charge', () => {
+  it('holds the PIX again, its money back in suspense, to assign or return once more', async () => {
+    const { ws, live: api } = await liveWorkspace(world, 'Failed unassigned return');
+    world.deps.config.pix.bcb!.unassignedWorkspaceId = ws.owner.workspaceId;
+    const { endToEndId } = await psp.receive({ valor: '5.00' });
+    const held = (await api.get('/v1/live/pix/unassigned')).json().data[0];
+    const returned = await api.post(`/v1/live/pix/unassigned/${held.id}/return`);
+    expect(returned.statusCode, returned.body).toBe(200);
+    await world.drainJobs();
+    const refund = [...psp.refunds.values()].find((r) => r.e2e === endToEndId)!;
+    await psp.settleRefund(refund.id, 'NAO_REALIZADO');
+    const { refund_id } = returned.json().data;
+    expect((await api.get(`/v1/live/payments/${refund_id}`)).json().data.status).toBe('failed');
+    expect((await api.get(`/v1/live/pix/unassigned/${held.id}`)).json().data).toMatchObject({
+      status: 'unassigned',
+      refund_id: null,
+      payment_id: null,
+    });
+    expect(await ws.balances('live')).toMatchObject({ available: '0', locked: '0' });
+    await expectBooksVerified(world.deps);
+
+    const assigned = await api.post(`/v1/live/pix/unassigned/${held.id}/assign`, {});
+    expect(assigned.statusCode, assigned.body).toBe(200);
+    expect(await ws.balances('live')).toMatchObject({ available: '500' });
+    await expectBooksVerified(world.deps);
+  });
+});
