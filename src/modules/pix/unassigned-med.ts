@@ -91,7 +91,7 @@ export async function checkWithPsp(tx: Tx, deps: Deps, row: UnassignedRow): Prom
 export async function reopenFailedReturn(tx: Tx, refund: PaymentRow, at: Date): Promise<void> {
   if (refund.kind !== 'pix_refund') return;
   const held = await lockUnassignedOfRefund(tx, refund.workspace_id, refund.id);
-  if (!held || held.status !== 'returned') return;
+  if (held?.status !== 'returned') return;
   await postJournal(tx, {
     workspaceId: refund.workspace_id,
     environment: refund.environment,
