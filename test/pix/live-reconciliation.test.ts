@@ -3,7 +3,7 @@
  * after clean activity, and names what differs: a PIX the PSP holds and the books lack, a MED
  * devolução not applied, a payout in another state, an amount that differs; GET /pix read across pages.
  */
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { reconcileCommand } from '../../src/modules/pix/reconciliation/cli.ts';
 import { reconcile } from '../../src/modules/pix/reconciliation/service.ts';
 import { CPF } from '../support/world.ts';
@@ -139,5 +139,43 @@ describe('lastro reconcile (live)', () => {
     expect(report.findings).toEqual([]);
     expect(report.pspPix).toBe(8);
     expect(psp.calls.filter((c) => c.path === '/v2/pix').length - before).toBe(4);
+  });
+
+  it('a cash-in the PSP does not know is stored for its workspace, even with nothing else in the window', async () => {
+    const forged = await liveWorkspace(world, 'Forged credit');
+    const { charge, endToEndId } = await paidCharge(forged.live, '4321');
+    const cob = psp.cobs.get(charge.pix_txid)!;
+    const pix = cob.pix;
+    cob.pix = [];
+    onTestFinished(() => {
+      cob.pix = pix;
+    });
+    const report = await reconcile(world.deps, { environment: 'live', ...window(), trigger: 'cli' });
+    expect(report.findings).toContainEqual(
+      expect.objectContaining({
+        kind: 'unknown_to_psp',
+        endToEndId,
+        workspaceId: forged.ws.owner.workspaceId,
+      }),
+    );
+    const run = await forged.live.get(`/v1/live/reconciliation/runs/${report.runId}`);
+    expect(run.statusCode, run.body).toBe(200);
+    expect(run.json().data.findings).toEqual([
+      expect.objectContaining({ kind: 'unknown_to_psp', end_to_end_id: endToEndId }),
+    ]);
+  });
+
+  it('a PSP that cannot be read stores no run, and the CLI exits 3, not 1', async () => {
+    const before = (await api.get('/v1/live/reconciliation/runs')).json().data.length;
+    psp.failNext({ path: /^\/v2\/pix$/, status: 503, times: 1 });
+    const err = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const { from, to } = window();
+      const args = reconcileCommand.parse(['--from', from.toISOString(), '--to', to.toISOString()]);
+      expect(await reconcileCommand.run(world.deps, args)).toBe(3);
+    } finally {
+      err.mockRestore();
+    }
+    expect((await api.get('/v1/live/reconciliation/runs')).json().data).toHaveLength(before);
   });
 });

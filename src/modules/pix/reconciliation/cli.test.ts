@@ -12,9 +12,22 @@ describe('lastro reconcile arguments', () => {
       environment: 'live',
     });
     expect(
-      parseReconcileArgs(['--environment', 'sandbox', '--from', '2026-11-24', '--to', '2026-11-25'])
-        ?.environment,
-    ).toBe('sandbox');
+      parseReconcileArgs(['--environment', 'sandbox', '--from', '2026-11-24', '--to', '2026-11-25']),
+    ).toMatchObject({
+      environment: 'sandbox',
+      from: new Date('2026-11-24T03:00:00Z'),
+      to: new Date('2026-11-25T03:00:00Z'),
+    });
+  });
+
+  it('reads a date as the São Paulo day and refuses a date-time without its offset', () => {
+    expect(parseReconcileArgs(['--from', '2026-11-24T00:00:00', '--to', '2026-11-25T00:00:00Z'])).toBe(
+      undefined,
+    );
+    expect(parseReconcileArgs(['--from', '2026-11-24T00:00:00-03:00', '--to', '2026-11-25'])).toMatchObject({
+      from: new Date('2026-11-24T03:00:00Z'),
+      to: new Date('2026-11-25T03:00:00Z'),
+    });
   });
 
   it('refuses what is not one (the command exits 2)', () => {

@@ -1,9 +1,11 @@
 /**
  * `lastro reconcile --from <ISO> --to <ISO> [--json] [--environment live|sandbox]`: the PIX books beside
- * the PSP's records for the window; exit 0 when they agree, 1 when they do not (2 on a bad command line).
+ * the PSP's records for the window; exit 0 when they agree, 1 when they do not, 2 on a bad command line,
+ * 3 when it could not reconcile (the PSP or the database did not answer; nothing is stored).
  */
 import type { Environment } from '../../../platform/context.ts';
 import type { CliCommand } from '../../../platform/module.ts';
+import { DEFAULT_TIME_ZONE, startOfLocalDay } from '../../../platform/time-zone.ts';
 import { type Finding, NO_WORKSPACE, type ReconcileReport } from './report.ts';
 import { reconcile } from './service.ts';
 
@@ -12,6 +14,19 @@ interface Args {
   to: Date;
   json: boolean;
   environment: Environment;
+}
+
+/**
+ * A bound of the window: a date is that day's first instant in São Paulo; a date-time must carry its
+ * offset, since without one it would be read in the host's zone. Anything else is not a time.
+ */
+function instantOf(text: string | undefined): Date {
+  const day = text?.match(/^(\d{4})-(\d{2})-(\d{2})$/);
+  if (day) {
+    const [year, month, date] = day.slice(1).map(Number) as [number, number, number];
+    return startOfLocalDay({ year, month, day: date }, DEFAULT_TIME_ZONE);
+  }
+  return text !== undefined && /(Z|[+-]\d{2}:\d{2})$/i.test(text) ? new Date(text) : new Date(Number.NaN);
 }
 
 /** The arguments, or undefined when they are not a window of two date-times and known flags. */
@@ -25,8 +40,8 @@ export function parseReconcileArgs(argv: string[]): Args | undefined {
       values.set(word, argv[++i]!);
     else return undefined;
   }
-  const from = new Date(values.get('--from') ?? 'x');
-  const to = new Date(values.get('--to') ?? 'x');
+  const from = instantOf(values.get('--from'));
+  const to = instantOf(values.get('--to'));
   const environment = values.get('--environment') ?? 'live';
   if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime()) || from >= to) return undefined;
   if (environment !== 'live' && environment !== 'sandbox') return undefined;
@@ -68,11 +83,18 @@ export function reconcileJson(report: ReconcileReport) {
 export const reconcileCommand: CliCommand = {
   name: 'reconcile',
   usage:
-    'reconcile --from <ISO> --to <ISO> [--json] [--environment live|sandbox]  compare the PIX books with the PSP',
+    'reconcile --from <date | ISO with offset> --to <date | ISO with offset> [--json] [--environment live|sandbox]  compare the PIX books with the PSP (exit 0 agree, 1 findings, 3 could not reconcile)',
   parse: parseReconcileArgs,
   async run(deps, args) {
     const { from, to, json, environment } = args as Args;
-    const report = await reconcile(deps, { environment, from, to, trigger: 'cli' });
+    let report: ReconcileReport;
+    try {
+      report = await reconcile(deps, { environment, from, to, trigger: 'cli' });
+    } catch (error) {
+      // Not reconciled is not "the books disagree": monitoring must tell an outage from findings.
+      console.error(`lastro reconcile: could not reconcile: ${(error as Error).message}`);
+      return 3;
+    }
     console.log(json ? JSON.stringify(reconcileJson(report), null, 2) : formatReconcile(report));
     return report.ok ? 0 : 1;
   },

@@ -20,17 +20,30 @@ function dateOf(at: Date, zone: string) {
   return { year, month, day };
 }
 
+/** How long after the day ends its daily run waits: late notifications and polls land first. */
+const SETTLE_MS = 60 * 60_000;
+
 /** Reconciles yesterday in each environment whose PSP lists what it received, once. */
 export async function reconcileYesterday(deps: Deps): Promise<number> {
-  const window = previousLocalDay(deps.clock.now());
+  const now = deps.clock.now();
+  const window = previousLocalDay(now);
+  // A PIX of 23:59 whose notification is still on its way is not a finding: the day settles first.
+  if (now.getTime() < window.to.getTime() + SETTLE_MS) return 0;
   let ran = 0;
+  let failure: unknown;
   for (const environment of ['live', 'sandbox'] as Environment[]) {
     if (!deps.providers.has('pix', environment)) continue;
     if (!deps.providers.get('pix', environment).listReceived) continue;
     if (await dailyRunExists(deps.db, environment, window.from)) continue;
-    await reconcile(deps, { environment, ...window, trigger: 'daily' });
-    ran += 1;
+    // One environment's PSP being away does not keep the other's day from being reconciled.
+    try {
+      await reconcile(deps, { environment, ...window, trigger: 'daily' });
+      ran += 1;
+    } catch (error) {
+      failure ??= error;
+    }
   }
+  if (failure) throw failure;
   return ran;
 }
 

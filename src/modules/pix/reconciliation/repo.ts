@@ -5,6 +5,7 @@
 import type { Queryable } from '../../../db/types.ts';
 import type { Environment } from '../../../platform/context.ts';
 import { pageById } from '../../../platform/pagination.ts';
+import { NO_WORKSPACE } from './report.ts';
 import type { FindingKind } from './schemas.ts';
 
 export interface BookedCashIn {
@@ -207,8 +208,8 @@ export async function findingsOf(q: Queryable, workspaceId: string, runId: strin
 export async function dailyRunExists(q: Queryable, environment: Environment, from: Date): Promise<boolean> {
   const { rows } = await q.query(
     `SELECT 1 FROM reconciliation_runs
-      WHERE environment = $1 AND trigger = 'daily' AND window_from = $2 LIMIT 1`,
-    [environment, from],
+      WHERE workspace_id = $3 AND environment = $1 AND trigger = 'daily' AND window_from = $2 LIMIT 1`,
+    [environment, from, NO_WORKSPACE],
   );
   return rows.length > 0;
 }

@@ -68,6 +68,10 @@ export async function reconcile(deps: Deps, input: ReconcileInput): Promise<Reco
     workspaces,
     ok: false,
   };
+  // Every workspace a finding names gets its row, even one with nothing else in the window (a
+  // cash-in the PSP does not know is the finding that most needs reading).
+  for (const f of findings)
+    if (!workspaces.has(f.workspaceId)) workspaces.set(f.workspaceId, { pspPix: 0, transfers: 0 });
   // The nil workspace's row is stored even when empty: it says the window was reconciled.
   if (!workspaces.has(NO_WORKSPACE)) workspaces.set(NO_WORKSPACE, { pspPix: 0, transfers: 0 });
   if (input.workspaceId) {
@@ -166,7 +170,8 @@ async function bookedFindings(
   for (const cashIn of await cashInsPaidIn(q, input.environment, input.from, input.to)) {
     const e2e = cashIn.pix_tx_id!;
     if (known.has(e2e)) continue;
-    const found = await provider.getReceivedPix?.(e2e).catch(() => undefined);
+    // A PSP that cannot answer is not a PSP that does not know it: the error ends the run, unstored.
+    const found = await provider.getReceivedPix?.(e2e);
     if (found) continue;
     findings.push(
       finding(cashIn.workspace_id, 'unknown_to_psp', {
