@@ -9,7 +9,7 @@ import type { Database } from '../../src/db/types.ts';
 import { balanceOf, lockBalance, partyAccount, systemAccount } from '../../src/ledger/accounts.ts';
 import { type JournalInput, postJournal } from '../../src/ledger/ledger.ts';
 import { createTestDatabase, onRealPostgres } from '../support/database.ts';
-import { seedWorkspace } from './helpers.ts';
+import { seedWorkspace, someoneWaitsOnALock } from './helpers.ts';
 
 const env = 'sandbox' as const;
 let db: Database;
@@ -44,18 +44,6 @@ const debit = (amount: bigint): JournalInput => ({
   ],
 });
 
-async function someoneWaitsOnALock(): Promise<void> {
-  for (let i = 0; i < 250; i++) {
-    const { rows } = await db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity
-        WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'`,
-    );
-    if (rows[0]!.n > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('nobody waited on a lock');
-}
-
 describe.runIf(onRealPostgres())('a balance locked before a post', () => {
   it('takes the ledger gate first, so a credit to the same party waits instead of deadlocking', async () => {
     await db.transaction((tx) => postJournal(tx, credit(1000n)));
@@ -64,7 +52,7 @@ describe.runIf(onRealPostgres())('a balance locked before a post', () => {
       async (tx) => {
         const balance = await lockBalance(tx, party());
         creditDone = db.transaction((other) => postJournal(other, credit(500n)), { retries: 0 });
-        await someoneWaitsOnALock();
+        await someoneWaitsOnALock(db);
         await postJournal(tx, debit(balance));
       },
       { retries: 0 },

@@ -16,7 +16,7 @@ import {
 import { workspaceGroupCommit } from '../../src/ledger/gate.ts';
 import { type JournalInput, postJournal } from '../../src/ledger/ledger.ts';
 import { createTestDatabase, onRealPostgres } from '../support/database.ts';
-import { seedWorkspace } from './helpers.ts';
+import { seedWorkspace, someoneWaitsOnALock } from './helpers.ts';
 
 const env = 'sandbox' as const;
 let db: Database;
@@ -48,19 +48,6 @@ const move = (from: Account, to: Account, amount: bigint): JournalInput => ({
   ],
 });
 
-/** Waits (bounded) until some other backend of this database waits on a lock. */
-async function someoneWaitsOnALock(): Promise<void> {
-  for (let i = 0; i < 250; i++) {
-    const { rows } = await db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity
-        WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'`,
-    );
-    if (rows[0]!.n > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('nobody waited on a lock');
-}
-
 describe.runIf(onRealPostgres())('the ledger gate', () => {
   it('makes a write outside the lane wait for the lane batch instead of deadlocking with it', async () => {
     for (const i of [0, 1])
@@ -85,7 +72,7 @@ describe.runIf(onRealPostgres())('the ledger gate', () => {
     const one = group.run(workspaceId, async (tx) => {
       await postJournal(tx, move(high, settlement(), 100n));
       highLocked();
-      await someoneWaitsOnALock();
+      await someoneWaitsOnALock(db);
     });
     const two = group.run(workspaceId, (tx) => postJournal(tx, move(low, settlement(), 100n)));
     releaseFirst();
@@ -127,7 +114,10 @@ describe.runIf(onRealPostgres())('the ledger gate', () => {
     });
     const blockers = [a.run(workspaceId, () => held), b.run(workspaceId, () => held)];
     const writes = [
-      a.run(workspaceId, counted('a1', cashIn(workspaceId), someoneWaitsOnALock)),
+      a.run(
+        workspaceId,
+        counted('a1', cashIn(workspaceId), () => someoneWaitsOnALock(db)),
+      ),
       a.run(otherWorkspaceId, counted('a2', cashIn(otherWorkspaceId))),
       b.run(otherWorkspaceId, counted('b1', cashIn(otherWorkspaceId))),
       b.run(workspaceId, counted('b2', cashIn(workspaceId))),

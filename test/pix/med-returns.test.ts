@@ -5,22 +5,13 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectBooksVerified } from '../support/books.ts';
-import { CPF, startWorld } from '../support/world.ts';
+import { startWorld } from '../support/world.ts';
+import { paidSandboxCharge } from './sandbox-charges.ts';
 
 const world = await startWorld({ sandboxSettleMs: 0 });
 afterAll(() => world.close());
 
-async function paidCharge(name: string, amount: string) {
-  const ws = await world.workspace(name);
-  const created = await ws.api.post('/v1/sandbox/pix/charges', {
-    amount_minor: amount,
-    payer: { name: 'Bia', document: CPF },
-  });
-  expect(created.statusCode, created.body).toBe(200);
-  const paid = await ws.api.post(`/v1/sandbox/simulate/payments/${created.json().data.id}/pay`);
-  expect(paid.statusCode, paid.body).toBe(200);
-  return { ws, charge: paid.json().data as { id: string } };
-}
+const paidCharge = (name: string, amount: string) => paidSandboxCharge(world, amount, name);
 
 const owedOf = async (workspaceId: string) =>
   (

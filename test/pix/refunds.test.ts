@@ -6,22 +6,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/platform/ids.ts';
 import { CPF, startWorld, type Workspace } from '../support/world.ts';
+import { paidSandboxCharge } from './sandbox-charges.ts';
 
 const world = await startWorld({ sandboxSettleMs: 0 });
 afterAll(() => world.close());
 
 /** A workspace with a charge of `amount` paid by a buyer. */
-async function paidCharge(amount: string, name = 'Refunds') {
-  const ws = await world.workspace(name);
-  const created = await ws.api.post('/v1/sandbox/pix/charges', {
-    amount_minor: amount,
-    payer: { name: 'Bia', document: CPF },
-  });
-  expect(created.statusCode, created.body).toBe(200);
-  const paid = await ws.api.post(`/v1/sandbox/simulate/payments/${created.json().data.id}/pay`);
-  expect(paid.statusCode, paid.body).toBe(200);
-  return { ws, charge: paid.json().data as { id: string; pix_tx_id: string } };
-}
+const paidCharge = (amount: string, name = 'Refunds') => paidSandboxCharge(world, amount, name);
 
 const refund = (
   ws: Workspace,
