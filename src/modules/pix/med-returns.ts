@@ -15,6 +15,7 @@ import type { Deps, Environment } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { emitEvent } from '../../platform/outbox.ts';
+import { eachApart, SetAsideError } from '../../platform/set-aside.ts';
 import type { BackgroundTask } from '../../platform/tasks.ts';
 import type { ReceivedPix } from '../../providers/pix/provider.ts';
 import type { PaymentView } from '../payments/schemas.ts';
@@ -257,21 +258,38 @@ export async function recoverDebts(deps: Deps): Promise<number> {
   const parties = await partiesOwing(deps.db, sweepCursor, SWEEP_ROUND);
   sweepCursor = parties.length < SWEEP_ROUND ? '' : keyOf(parties.at(-1)!);
   let recovered = 0;
-  for (const party of parties) {
-    const paid = await deps.db.transaction((tx) =>
-      recoverPartyDebt(tx, deps, {
-        workspaceId: party.workspace_id,
-        environment: party.environment,
-        partyId: party.party_id,
-      }),
-    );
-    if (paid > 0n) recovered++;
-  }
+  // A party whose recovery throws is set aside, or it would stop every round at the same place.
+  const failures = await eachApart(
+    deps.db,
+    DEBT_RECOVERY,
+    parties,
+    (party) => ({
+      key: keyOf(party),
+      environment: party.environment as Environment,
+      workspaceId: party.workspace_id,
+      payload: party,
+    }),
+    async (party) => {
+      const paid = await deps.db.transaction((tx) =>
+        recoverPartyDebt(tx, deps, {
+          workspaceId: party.workspace_id,
+          environment: party.environment,
+          partyId: party.party_id,
+        }),
+      );
+      if (paid > 0n) recovered++;
+    },
+    () => deps.clock.now(),
+  );
+  if (failures.length > 0) throw new SetAsideError(DEBT_RECOVERY, failures);
   return recovered;
 }
 
+/** Where the debt-recovery sweep sets aside a party it could not recover from (set_aside_items.source). */
+export const DEBT_RECOVERY = 'pix-debt-recovery';
+
 export const debtRecovery: BackgroundTask = {
-  name: 'pix-debt-recovery',
+  name: DEBT_RECOVERY,
   intervalMs: 30_000,
   run: recoverDebts,
 };
