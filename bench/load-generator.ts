@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 // @ts-expect-error autocannon ships no type declarations
 import autocannonUntyped from 'autocannon';
-import type { AutocannonResult, LoadJob } from './http-load.ts';
+import type { LoadJob, LoadResult } from './http-load.ts';
 
 interface Request {
   method: string;
@@ -20,7 +20,7 @@ const autocannon = autocannonUntyped as (options: {
   connections: number;
   duration: number;
   requests: (Request & { setupRequest: (req: Request) => Request })[];
-}) => Promise<AutocannonResult>;
+}) => Promise<LoadResult>;
 
 process.once('message', async (job: LoadJob) => {
   let next = 0;

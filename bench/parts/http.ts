@@ -1,7 +1,7 @@
 /**
  * Money-moving requests over HTTP: the real Fastify app (logger off, rate limit out of the way, no
  * background workers: what is timed is the acknowledgement) listening on 127.0.0.1, loaded by
- * autocannon from a separate process (bench/http-load.ts), 32 keep-alive connections, a fresh
+ * wrk (autocannon when wrk is missing) from a separate process (bench/http-load.ts), 32 keep-alive connections, a fresh
  * Idempotency-Key per request. Scenarios:
  *   - payouts of one merchant: every request debits the same balance (the hot row);
  *   - payouts spread over 32 workspaces, round robin;
@@ -24,7 +24,8 @@ import { openPostgres } from '../../src/db/postgres.ts';
 import type { Database } from '../../src/db/types.ts';
 import { createDeps } from '../../src/deps.ts';
 import { citusWorkers, createCitusDatabase, dropCitusDatabase } from '../../test/support/citus.ts';
-import { type LoadTarget, runLoad } from '../http-load.ts';
+import { chooseLoadGenerator, type LoadTarget, runLoad } from '../http-load.ts';
+import { describePgWork, startPgClock } from '../pg-clock.ts';
 import { scratchDatabase, serverAnswers, withDatabase } from '../scratch.ts';
 import { describeServerClock, startServerClock } from '../server-clock.ts';
 import type { BenchPart, BenchRow } from '../table.ts';
@@ -130,15 +131,20 @@ async function measure(
   const rows: BenchRow[] = [];
   try {
     const { url, merchants } = server;
-    await runLoad({ url, connections: 8, seconds: 1, targets: merchants.map(payout) }); // warm-up
+    const generator = chooseLoadGenerator();
+    await runLoad({ url, connections: 8, seconds: 1, targets: merchants.map(payout) }, generator); // warm-up
     for (const scenario of scenarios) {
       const targets =
         scenario.id === 'payout-hot'
           ? [payout(merchants[0]!)]
           : merchants.map(scenario.id === 'payout-spread' ? payout : cashIn);
+      const pgClock = database === 'pglite' ? undefined : await startPgClock(db);
       const clock = startServerClock();
-      const result = await runLoad({ url, connections: CONNECTIONS, seconds, targets });
-      const serverTime = describeServerClock(clock.stop(), result['2xx'], result.duration);
+      const result = await runLoad({ url, connections: CONNECTIONS, seconds, targets }, generator);
+      const serverClock = clock.stop();
+      const pgWork = pgClock && describePgWork(await pgClock.stop(), result['2xx']);
+      const serverTime =
+        describeServerClock(serverClock, result['2xx'], result.duration) + (pgWork ? `; ${pgWork}` : '');
       // Requests in flight when the load stops still commit: let them, then check the books.
       await new Promise((resolve) => setTimeout(resolve, 2000));
       const ok = await booksAddUp(db);
@@ -155,7 +161,7 @@ async function measure(
         p50Ms: result.latency.p50,
         p99Ms: result.latency.p99,
         note:
-          `requests/s, ${result['2xx']} in ${result.duration.toFixed(1)} s, non-2xx ${result.non2xx}, ` +
+          `requests/s by ${generator}, ${result['2xx']} in ${result.duration.toFixed(1)} s, non-2xx ${result.non2xx}, ` +
           `errors ${result.errors + result.timeouts}${ratio}; ${serverTime}` +
           (ok ? '; books add up' : '; BOOKS DO NOT ADD UP'),
       });
@@ -208,10 +214,19 @@ export const httpBench: BenchPart = {
       // The pool matches the connections, as a production deployment would size it.
       const db = openPostgres(scratch.url, CONNECTIONS);
       try {
+        const pgClock = await startPgClock(db);
         const baseline = await pgbench?.measure(CONNECTIONS);
+        const pgWork = await pgClock.stop();
         pgbenchTps = baseline?.opsPerSec;
         rows.push(...(await measure('postgres', db, seconds, pgbenchTps)));
-        if (baseline) rows.push({ ...baseline, part: PART });
+        if (baseline) {
+          const transactions = baseline.opsPerSec * seconds;
+          rows.push({
+            ...baseline,
+            part: PART,
+            note: `${baseline.note}; ${describePgWork(pgWork, transactions)}`,
+          });
+        }
       } finally {
         await db.close();
         await pgbench?.close();
