@@ -62,6 +62,8 @@ const TABLE_WRITERS: Record<string, string[]> = {
   psp_notifications: ['modules/pix'],
   pix_med_returns: ['modules/pix'],
   pix_unassigned: ['modules/pix'],
+  pix_due_charges: ['modules/pix'],
+  sandbox_clocks: ['modules/test-clock'],
   reconciliation_runs: ['modules/pix'],
   reconciliation_findings: ['modules/pix'],
   ledger_accounts: ['ledger'],
