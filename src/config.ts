@@ -10,6 +10,11 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 export interface Config {
   port: number;
   host: string;
+  /**
+   * Where the world reaches this server (PUBLIC_BASE_URL, no trailing slash): the absolute URLs the
+   * API hands out (a payment link's `url`) and the start message are made from it.
+   */
+  publicBaseUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
   masterKey: string | undefined;
@@ -143,9 +148,14 @@ export function loadConfig(env: Env = process.env): Config {
   if (headersTimeoutMs > requestTimeoutMs) {
     throw new ConfigError('HEADERS_TIMEOUT_MS', `must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
   }
+  const port = integer(env, 'PORT', 3000, 0, 65535);
   return {
-    port: integer(env, 'PORT', 3000, 0, 65535),
+    port,
     host,
+    publicBaseUrl: (url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://127.0.0.1:${port}`).replace(
+      /\/+$/,
+      '',
+    ),
     dataDir: path.resolve(env.DATA_DIR || './.lastro'),
     databaseUrl: postgresUrl(env),
     masterKey,
@@ -177,6 +187,11 @@ export function loadConfig(env: Env = process.env): Config {
 export const SETTINGS: { name: string; default: string; meaning: string }[] = [
   { name: 'PORT', default: '3000', meaning: 'HTTP port' },
   { name: 'HOST', default: '127.0.0.1', meaning: 'interface to listen on' },
+  {
+    name: 'PUBLIC_BASE_URL',
+    default: 'http://127.0.0.1:PORT',
+    meaning: 'where clients and payers reach the server; absolute links (a payment link url) start with it',
+  },
   {
     name: 'DATA_DIR',
     default: './.lastro',

@@ -7,6 +7,7 @@ import type { Database } from './db/types.ts';
 import { closeDeps, createDeps } from './deps.ts';
 import { MODULES } from './modules/index.ts';
 import type { Deps } from './platform/context.ts';
+import { inUseAs, PortInUseError, type PortSetting, probePorts } from './platform/http/ports.ts';
 import { LOG_REDACT_PATHS, prettyTransport } from './platform/logging.ts';
 import { resolveMasterKey } from './platform/master-key.ts';
 import { startMetricsServer } from './platform/metrics-server.ts';
@@ -32,6 +33,7 @@ async function main(argv: string[]): Promise<void> {
     redact: LOG_REDACT_PATHS,
     transport: prettyTransport(config.production),
   });
+  if (command === 'serve' || command === 'worker') await probePorts(portsOf(config, command));
   const db = await openDatabase(config);
   await migrateLogged(db, log);
   if (command === 'migrate') {
@@ -51,6 +53,17 @@ async function main(argv: string[]): Promise<void> {
   const runWorkers = command === 'worker' || !argv.includes('--no-workers');
   await run({ config, db, deps, log }, { serve: command === 'serve', runWorkers });
 }
+
+const apiPort = (config: Config): PortSetting => ({ setting: 'PORT', port: config.port, host: config.host });
+const metricsPort = (config: Config): PortSetting => ({
+  setting: 'METRICS_PORT',
+  port: config.metricsPort,
+  host: config.metricsHost,
+});
+
+/** The ports `serve` (the API's and the metrics') or `worker` (the metrics') will listen on. */
+const portsOf = (config: Config, command: 'serve' | 'worker') =>
+  command === 'serve' ? [apiPort(config), metricsPort(config)] : [metricsPort(config)];
 
 /** The command and, for an operator's command, its arguments; a command line that is neither exits 2. */
 function parseCommand(argv: string[]) {
@@ -108,34 +121,32 @@ async function run(
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-  if (app) await app.listen({ port: config.port, host: config.host });
+  if (app) await app.listen({ port: config.port, host: config.host }).catch(inUseAs(apiPort(config)));
   runner.start();
   log.info(
     { workers: runWorkers, port: app ? config.port : undefined, metrics_port: metrics.port },
-    'lastro is running',
+    app ? whereToGo(config.publicBaseUrl) : 'lastro is running (workers only)',
   );
 }
 
-/** The metrics server; a port already taken is a setting to change, named as one. */
+/** The start message of `serve`: where a person goes next (the dashboard is also what GET / opens). */
+const whereToGo = (base: string) =>
+  `lastro is running: API ${base}/v1 · reference ${base}/docs · dashboard ${base}/dashboard`;
+
+/** The metrics server; a port already taken (since the probe) is a setting to change, named as one. */
 function startMetrics(config: Config, db: Database, runner: TaskRunner) {
   return startMetricsServer({
     db,
     workers: runner,
     host: config.metricsHost,
     port: config.metricsPort,
-  }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EADDRINUSE') throw error;
-    throw new ConfigError(
-      'METRICS_PORT',
-      `${config.metricsPort} is in use: give each process on this host its own`,
-    );
-  });
+  }).catch(inUseAs(metricsPort(config)));
 }
 
 main(process.argv.slice(2)).catch((error) => {
   if (error instanceof ConfigError) {
     console.error(`lastro: bad setting ${error.message}`);
-  } else if (error instanceof DataDirLockedError) {
+  } else if (error instanceof DataDirLockedError || error instanceof PortInUseError) {
     console.error(`lastro: ${error.message}`);
   } else {
     console.error('lastro: failed to start:', error);

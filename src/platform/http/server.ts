@@ -17,7 +17,7 @@ export interface ServerOptions {
 
 /** The Fastify instance: its logger, request ids, limits, timeouts, proxies and pre-routing errors. */
 export function createServer(deps: Deps, options: ServerOptions): App {
-  return Fastify({
+  const app = Fastify({
     logger: options.logger ?? {
       level: deps.config.logLevel,
       redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
@@ -47,4 +47,18 @@ export function createServer(deps: Deps, options: ServerOptions): App {
     clientErrorHandler: answerClientError,
     frameworkErrors: answerFrameworkError,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  rootRedirect(app);
+  return app;
+}
+
+/**
+ * GET /, where a browser pointed at the server lands, goes on to the dashboard (302: the root is no
+ * resource of the API, and the dashboard links to the reference at /docs).
+ */
+function rootRedirect(app: App): void {
+  app.get(
+    '/',
+    { schema: { hide: true, description: 'Redirects to the dashboard (/dashboard).' } },
+    async (_request, reply) => reply.redirect('/dashboard', 302),
+  );
 }

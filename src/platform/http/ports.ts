@@ -1,0 +1,44 @@
+/**
+ * The ports a process will listen on, tried before anything slow (opening the database, migrating)
+ * runs: a port another process holds is a setting to change, said in one line before minutes pass.
+ */
+import { createServer } from 'node:net';
+
+export interface PortSetting {
+  /** The setting that chose the port: what the message tells the reader to change. */
+  setting: string;
+  port: number;
+  host: string;
+}
+
+/** A port another process holds; the message, one line, names the setting that chose it. */
+export class PortInUseError extends Error {
+  constructor(readonly wanted: PortSetting) {
+    super(`${wanted.setting} ${wanted.port} is already in use: set ${wanted.setting} to a free port`);
+  }
+}
+
+const portInUse = (wanted: PortSetting) => new PortInUseError(wanted);
+
+/** Binds and releases each port; the first one in use throws portInUse. Port 0 (any free one) is skipped. */
+export async function probePorts(ports: readonly PortSetting[]): Promise<void> {
+  for (const wanted of ports) {
+    if (wanted.port === 0) continue;
+    await new Promise<void>((resolve, reject) => {
+      const probe = createServer();
+      probe.once('error', (error: NodeJS.ErrnoException) =>
+        reject(error.code === 'EADDRINUSE' ? portInUse(wanted) : error),
+      );
+      probe.listen({ port: wanted.port, host: wanted.host, exclusive: true }, () =>
+        probe.close(() => resolve()),
+      );
+    });
+  }
+}
+
+/** Rethrows a listen's EADDRINUSE (another process took the port after the probe) as portInUse. */
+export function inUseAs(wanted: PortSetting) {
+  return (error: NodeJS.ErrnoException): never => {
+    throw error.code === 'EADDRINUSE' ? portInUse(wanted) : error;
+  };
+}
