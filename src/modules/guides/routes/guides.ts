@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Type } from 'typebox';
 import { notFound } from '../../../platform/errors.ts';
 import type { App } from '../../../platform/schema.ts';
+import { escapeHtml, type LinkResolver, renderMarkdown } from '../markdown.ts';
 
 const GUIDES_DIR = path.resolve(import.meta.dirname, '../../../../docs/guides');
 const NAME = '^[a-z][a-z-]{0,40}$';
@@ -17,21 +18,55 @@ function loadGuides(): Map<string, string> {
   return new Map(names.map((name) => [name, readFileSync(path.join(GUIDES_DIR, `${name}.md`), 'utf8')]));
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+const titleOf = (name: string, markdown: string) => /^# (.+)$/m.exec(markdown)?.[1] ?? name;
+
+/** Another guide (`pix.md#charges`) opens as its page; an outside page as itself; anything else is text. */
+const resolverFor =
+  (guides: Map<string, string>): LinkResolver =>
+  (target) => {
+    if (/^https?:\/\//.test(target) || target.startsWith('#')) return target;
+    const guide = /^(?:\.\/)?([a-z][a-z-]*)\.md(#[\w-]*)?$/.exec(target);
+    if (guide && guides.has(guide[1]!)) return `/docs/guides/${guide[1]}${guide[2] ?? ''}`;
+    return undefined;
+  };
+
+const STYLE =
+  'body{font:16px/1.55 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1b1f24}' +
+  'pre{background:#f4f5f7;padding:.8rem;overflow-x:auto;border-radius:4px}code{font-size:.92em}' +
+  'table{border-collapse:collapse;font-size:.92em}td,th{border:1px solid #d0d4da;padding:.3rem .5rem;vertical-align:top}' +
+  'nav{font-size:.9em;margin-bottom:1.5rem}blockquote{border-left:3px solid #d0d4da;margin:0;padding-left:1rem}';
+
+/** A whole page: links to the index, the reference and (on a guide) the other guides, then the body. */
+function page(title: string, guides: Map<string, string> | undefined, body: string): string {
+  const nav = [...(guides ?? [])]
+    .map(([name, markdown]) => `<a href="/docs/guides/${name}">${escapeHtml(titleOf(name, markdown))}</a>`)
+    .join(' · ');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)} · Lastro guides</title><style>${STYLE}</style></head>
+<body><nav><a href="/docs/guides">Guides</a> · <a href="/docs">API reference</a><br>${nav}</nav>
+${body}
+</body></html>`;
+}
 
 export default function route(app: App) {
   const guides = loadGuides();
-  const titleOf = (markdown: string) => /^# (.+)$/m.exec(markdown)?.[1] ?? '';
-  const index = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Lastro guides</title></head>
-<body><h1>Lastro guides</h1><p>Beside the <a href="/docs">API reference</a>. Each guide is Markdown; every code block in it is run by the test suite.</p><ul>
-${[...guides]
-  .map(
-    ([name, markdown]) =>
-      `<li><a href="/docs/guides/${name}">${escapeHtml(titleOf(markdown) || name)}</a></li>`,
-  )
-  .join('\n')}
-</ul></body></html>`;
+  const resolve = resolverFor(guides);
+  const html = new Map(
+    [...guides].map(([name, markdown]) => [
+      name,
+      page(
+        titleOf(name, markdown),
+        guides,
+        `${renderMarkdown(markdown, resolve)}\n<p><a href="/docs/guides/${name}.md">Markdown source</a></p>`,
+      ),
+    ]),
+  );
+  const index = page(
+    'Guides',
+    undefined,
+    `<h1>Lastro guides</h1><p>Beside the <a href="/docs">API reference</a>. Every code block in them is run by the test suite; each guide is also Markdown (add <code>.md</code> to its address).</p><ul>
+${[...guides].map(([name, markdown]) => `<li><a href="/docs/guides/${name}">${escapeHtml(titleOf(name, markdown))}</a></li>`).join('\n')}
+</ul>`,
+  );
 
   app.get(
     '/docs/guides',
@@ -52,10 +87,13 @@ ${[...guides]
       },
     },
     async (request, reply) => {
-      const markdown = guides.get(request.params.name.replace(/\.md$/, ''));
+      const asMarkdown = request.params.name.endsWith('.md');
+      const name = request.params.name.replace(/\.md$/, '');
+      const markdown = guides.get(name);
       if (markdown === undefined) throw notFound('Guide');
-      // Markdown read as plain text: links between guides (`pix.md`) resolve to this route too.
-      return reply.type('text/plain; charset=utf-8').send(markdown);
+      // The page by default; the source with .md, as text so a browser shows it rather than saves it.
+      if (asMarkdown) return reply.type('text/plain; charset=utf-8').send(markdown);
+      return reply.type('text/html; charset=utf-8').send(html.get(name));
     },
   );
 }
