@@ -289,7 +289,7 @@ describe.skipIf(!canRunBrowser)('dashboard in chromium', { timeout: 180_000 }, (
     await expect
       .poll(() => page.getByTestId('payment-status').textContent(), { timeout: 20_000 })
       .toBe('Completed');
-    await page.locator('.timeline').getByText('payment.completed').waitFor({ timeout: 10_000 });
+    await page.locator('.timeline [data-event-type="payment.completed"]').waitFor({ timeout: 10_000 });
     await checkA11y('payment-detail');
     await shot('payout-completed');
 

@@ -3,6 +3,8 @@
  * cookie the login set (the page never sees the token), plus X-Workspace-Id on every /v1/{env} call.
  */
 import { ACTING_GROUPS } from '@lastro/sdk/generated';
+import { errorMessage } from './error-messages.ts';
+import { getLocale } from './i18n.ts';
 import type { ErrorBody, ErrorCode, ErrorDetail } from './schema.ts';
 
 export type Env = 'sandbox' | 'live';
@@ -10,14 +12,20 @@ export type Env = 'sandbox' | 'live';
 /** The API's codes, and the page's own when no API answer could be read. */
 export type ApiErrorCode = ErrorCode | 'bad_response' | 'unknown_error' | 'network';
 
+/**
+ * A refusal; its `message` is the dashboard's own sentence for the code in the page's language (the
+ * server's English one is kept in `serverMessage`, for logs and tests only).
+ */
 export class ApiError extends Error {
+  readonly serverMessage: string;
   constructor(
     readonly status: number,
     readonly code: ApiErrorCode,
-    message: string,
+    serverMessage: string,
     readonly details: ErrorDetail[] = [],
   ) {
-    super(message);
+    super(errorMessage(code, details, getLocale()));
+    this.serverMessage = serverMessage;
   }
 }
 

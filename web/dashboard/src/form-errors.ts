@@ -5,6 +5,7 @@
  * field (an RFQ execute the balance cannot cover: the request carries only the quote's id).
  */
 import type { ApiError } from './api.ts';
+import { errorMessage, fieldWords } from './error-messages.ts';
 
 /**
  * The English issues of the validator and of the API's own refusals, in Portuguese when that is the
@@ -44,10 +45,11 @@ const ISSUES_PT: [RegExp, string][] = [
   [/^out of range$/, 'está fora do intervalo aceito'],
 ];
 
-const issueText = (issue: string, locale: string) => {
+/** The issue in the page's language, or null when no Portuguese of it is known. */
+const issueText = (issue: string, locale: string): string | null => {
   if (locale === 'en') return issue;
   const found = ISSUES_PT.find(([pattern]) => pattern.test(issue));
-  return found ? issue.replace(found[0], found[1]) : issue;
+  return found ? issue.replace(found[0], found[1]) : null;
 };
 
 export const sentence = (text: string) => {
@@ -81,8 +83,13 @@ export function fieldErrors(
   const placed: Record<string, string> = {};
   for (const detail of error.details) {
     const name = formFieldOf(detail.field);
-    if (fieldNames.includes(name))
-      placed[name] = sentence(`${labels[name] ?? name} ${issueText(detail.issue, locale)}`);
+    if (!fieldNames.includes(name)) continue;
+    const issue = issueText(detail.issue, locale);
+    // An issue with no Portuguese reads as its code's message rather than half in English.
+    placed[name] =
+      issue === null
+        ? errorMessage(error.code, [detail], 'pt-BR', labels[name])
+        : sentence(`${labels[name] ?? fieldWords(detail.field)} ${issue}`);
   }
   return placed;
 }

@@ -4,15 +4,17 @@ import { PT } from './pt.ts';
 export type Locale = 'pt-BR' | 'en';
 const STORED = 'lastro.locale';
 
-let locale: Locale = localStorage.getItem(STORED) === 'en' ? 'en' : 'pt-BR';
+// Read where there is a page; the unit tests import this module under Node, without one.
+const storage = typeof localStorage === 'undefined' ? null : localStorage;
+let locale: Locale = storage?.getItem(STORED) === 'en' ? 'en' : 'pt-BR';
 
 export const getLocale = (): Locale => locale;
 export function setLocale(next: Locale): void {
   locale = next;
-  localStorage.setItem(STORED, next);
+  storage?.setItem(STORED, next);
   document.documentElement.lang = next;
 }
-document.documentElement.lang = locale;
+if (typeof document !== 'undefined') document.documentElement.lang = locale;
 
 /** The sentence in the current language; {name} placeholders are filled from `values`. */
 export function t(english: string, values: Record<string, string | number> = {}): string {

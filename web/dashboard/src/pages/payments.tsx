@@ -14,6 +14,7 @@ import {
   When,
 } from '../components.tsx';
 import { t } from '../i18n.ts';
+import { describePayment, eventName } from '../labels.ts';
 import { href, onLinkClick } from '../router.ts';
 import type { ApiEvent, Payment } from '../schema.ts';
 import { usePartyOptions } from './parties.ts';
@@ -76,7 +77,7 @@ function PaymentList() {
             num: true,
             cell: (payment) => <Money minor={payment.amount_minor} currency={payment.currency} />,
           },
-          { label: t('Description'), cell: (payment) => payment.description ?? '' },
+          { label: t('Description'), cell: (payment) => describePayment(payment.description) },
         ]}
       />
     </Page>
@@ -183,7 +184,8 @@ function PaymentDetail({ id }: { id: string }) {
             <ol className="timeline">
               {timeline.map((event) => (
                 <li key={event.id}>
-                  <strong>{event.type}</strong> <When at={event.created_at} />
+                  <strong data-event-type={event.type}>{eventName(event.type)}</strong>{' '}
+                  <When at={event.created_at} />
                 </li>
               ))}
             </ol>

@@ -1,6 +1,7 @@
 import { api, query } from '../api.ts';
 import { Field, FormShell, ListRows, Money, Page, Status, useForm, usePaged, When } from '../components.tsx';
 import { t } from '../i18n.ts';
+import { describePayment } from '../labels.ts';
 import { href, onLinkClick } from '../router.ts';
 import type { CashInResult, KycCase, Payment } from '../schema.ts';
 import { minorOf } from './amount.ts';
@@ -34,9 +35,10 @@ export function Sandbox() {
                 { idempotent: true },
               );
               cashIn.reset();
-              return (
-                t('Received {amount}.', { amount: `R$ ${values.amount_minor}` }) + ` (${payment.status})`
-              );
+              return t('Received {amount} ({status}).', {
+                amount: `R$ ${values.amount_minor}`,
+                status: t(payment.status),
+              });
             })
           }
         >
@@ -75,8 +77,8 @@ export function Sandbox() {
         empty={t('No open charges. Create one above or through a payment link.')}
         row={(payment) => (
           <>
-            <Money minor={payment.amount_minor} currency={payment.currency} /> · {payment.description ?? ''} ·{' '}
-            <When at={payment.created_at} />{' '}
+            <Money minor={payment.amount_minor} currency={payment.currency} /> ·{' '}
+            {describePayment(payment.description)} · <When at={payment.created_at} />{' '}
             <button
               type="button"
               onClick={async () => {

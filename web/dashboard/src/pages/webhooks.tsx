@@ -13,6 +13,7 @@ import {
   When,
 } from '../components.tsx';
 import { t } from '../i18n.ts';
+import { eventName } from '../labels.ts';
 import type {
   NewWebhookEndpoint,
   RotatedWebhookEndpoint,
@@ -162,7 +163,7 @@ function Deliveries({ endpoints }: { endpoints: WebhookEndpoint[] }) {
           form={filters}
           name="event_type"
           label={t('Event')}
-          options={[['', t('All')], ...EVENT_TYPES]}
+          options={[['', t('All')], ...EVENT_TYPES.map((type): [string, string] => [type, eventName(type)])]}
         />
         <Field
           form={filters}
@@ -185,7 +186,7 @@ function Deliveries({ endpoints }: { endpoints: WebhookEndpoint[] }) {
         rowData={(delivery) => ({ 'data-event-type': delivery.event_type, 'data-status': delivery.status })}
         columns={[
           { label: t('Created'), cell: (delivery) => <When at={delivery.created_at} /> },
-          { label: t('Event'), cell: (delivery) => delivery.event_type },
+          { label: t('Event'), cell: (delivery) => eventName(delivery.event_type) },
           { label: t('Status'), cell: (delivery) => <Status value={delivery.status} /> },
           { label: t('Attempts'), num: true, cell: (delivery) => delivery.attempts },
           {
