@@ -131,6 +131,14 @@ export const PT: Record<string, string> = {
   'Revoke key {name}': 'Revogar a chave {name}',
   'Revoke key {name}? Calls with it stop working at once.':
     'Revogar a chave {name}? As chamadas com ela param de funcionar na hora.',
+  'Workspace ID': 'ID do espaço de trabalho',
+  'Every API call sends it in the X-Workspace-Id header.':
+    'Toda chamada à API o envia no cabeçalho X-Workspace-Id.',
+  'Copy workspace ID': 'Copiar ID do espaço',
+  'Try it with curl': 'Teste com curl',
+  'Replace YOUR_KEY with the key you created.': 'Troque YOUR_KEY pela chave que você criou.',
+  'curl example': 'exemplo com curl',
+  'Copy command': 'Copiar comando',
   // Settlement key
   'Payouts of the {env} environment are paid to this PIX key.':
     'Os saques do ambiente {env} são pagos a esta chave PIX.',

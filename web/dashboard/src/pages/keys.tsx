@@ -13,11 +13,12 @@ import {
 } from '../components.tsx';
 import { t } from '../i18n.ts';
 import type { ApiKey, NewApiKey } from '../schema.ts';
+import { CurlExample, WorkspaceId } from '../workspace-id.tsx';
 import { usePartyOptions } from './parties.ts';
 import type { PageProps } from './types.ts';
 
 /** API keys of this environment: create (the secret shown once), list, revoke. */
-export function Keys({ env }: PageProps) {
+export function Keys({ env, session }: PageProps) {
   const keys = usePaged<ApiKey>('/api-keys');
   const [created, setCreated] = useState<NewApiKey | null>(null);
   const form = useForm({ name: '', party_id: '' });
@@ -25,6 +26,8 @@ export function Keys({ env }: PageProps) {
   const [revokeError, setRevokeError] = useState<string | null>(null);
   return (
     <Page title={t('API keys')} intro={t('Keys let your systems call the {env} API.', { env: env })}>
+      <WorkspaceId id={session.workspaceId} />
+      <CurlExample env={env} workspaceId={session.workspaceId} />
       <FormShell
         form={form}
         title={t('Create a key')}

@@ -4,6 +4,7 @@ import { api } from '../api.ts';
 import { CopyButton, Field, FormShell, Page, useForm, useLoad } from '../components.tsx';
 import { t } from '../i18n.ts';
 import type { TwoFactorSetup, Workspace } from '../schema.ts';
+import { WorkspaceId } from '../workspace-id.tsx';
 import type { PageProps } from './types.ts';
 
 /** Two-factor authentication (TOTP: a QR of the otpauth URL, then a code to confirm) and production. */
@@ -72,6 +73,7 @@ export function Security({ session, updateSession, env }: PageProps) {
         </div>
       )}
       <Production env={env} />
+      <WorkspaceId id={session.workspaceId} />
     </Page>
   );
 }

@@ -1,0 +1,36 @@
+/** The workspace's id, which every API call names in X-Workspace-Id, and a call ready to paste. */
+import type { Env } from './api.ts';
+import { CopyButton } from './components.tsx';
+import { t } from './i18n.ts';
+
+export function WorkspaceId({ id }: { id: string }) {
+  return (
+    <div className="workspace-id">
+      <h2>{t('Workspace ID')}</h2>
+      <p className="hint">{t('Every API call sends it in the X-Workspace-Id header.')}</p>
+      <code data-testid="workspace-id">{id}</code> <CopyButton text={id} label={t('Copy workspace ID')} />
+    </div>
+  );
+}
+
+/** A first call to try: the balances, with a placeholder where the key goes (never a real one). */
+export const curlExample = (origin: string, env: Env, workspaceId: string) =>
+  [
+    `curl ${origin}/v1/${env}/balances \\`,
+    `  -H "Authorization: Bearer lastro_${env === 'live' ? 'live' : 'test'}_sk_YOUR_KEY" \\`,
+    `  -H "X-Workspace-Id: ${workspaceId}"`,
+  ].join('\n');
+
+export function CurlExample({ env, workspaceId }: { env: Env; workspaceId: string }) {
+  const text = curlExample(location.origin, env, workspaceId);
+  return (
+    <div className="curl">
+      <h2>{t('Try it with curl')}</h2>
+      <p className="hint">{t('Replace YOUR_KEY with the key you created.')}</p>
+      <pre tabIndex={0} aria-label={t('curl example')}>
+        <code data-testid="curl-example">{text}</code>
+      </pre>
+      <CopyButton text={text} label={t('Copy command')} />
+    </div>
+  );
+}
