@@ -11,6 +11,7 @@ import { inUseAs, PortInUseError, type PortSetting, probePorts } from './platfor
 import { LOG_REDACT_PATHS, prettyTransport } from './platform/logging.ts';
 import { resolveMasterKey } from './platform/master-key.ts';
 import { startMetricsServer } from './platform/metrics-server.ts';
+import { progressTo } from './platform/progress.ts';
 import { TaskRunner } from './platform/tasks.ts';
 import { BACKGROUND_TASKS } from './worker.ts';
 
@@ -28,11 +29,7 @@ type Runtime = { config: Config; db: Database; deps: Deps; log: Logger };
 async function main(argv: string[]): Promise<void> {
   const { command, operatorCommand, operatorArgs } = parseCommand(argv);
   const config = loadConfig();
-  const log = pino({
-    level: config.logLevel,
-    redact: LOG_REDACT_PATHS,
-    transport: prettyTransport(config.production),
-  });
+  const log = loggerOf(config, operatorCommand !== undefined);
   if (command === 'serve' || command === 'worker') await probePorts(portsOf(config, command));
   const db = await openDatabase(config);
   await migrateLogged(db, log);
@@ -65,6 +62,15 @@ const metricsPort = (config: Config): PortSetting => ({
 const portsOf = (config: Config, command: 'serve' | 'worker') =>
   command === 'serve' ? [apiPort(config), metricsPort(config)] : [metricsPort(config)];
 
+/** The process's logger; an operator's command logs to stderr, so its stdout is its report alone. */
+function loggerOf(config: Config, toStderr: boolean): Logger {
+  const options = { level: config.logLevel, redact: LOG_REDACT_PATHS };
+  const fd = toStderr ? 2 : 1;
+  const pretty = prettyTransport(config.production, toStderr ? process.stderr : process.stdout);
+  if (!pretty) return pino(options, pino.destination(fd));
+  return pino({ ...options, transport: { ...pretty, options: { ...pretty.options, destination: fd } } });
+}
+
 /** The command and, for an operator's command, its arguments; a command line that is neither exits 2. */
 function parseCommand(argv: string[]) {
   const command = argv[0] ?? 'serve';
@@ -78,7 +84,7 @@ function parseCommand(argv: string[]) {
 }
 
 async function migrateLogged(db: Database, log: Logger): Promise<void> {
-  const applied = await migrate(db);
+  const applied = await migrate(db, progressTo(process.stderr));
   log.info(
     { applied, database: db.kind },
     applied.length ? 'migrations applied' : 'database schema is up to date',

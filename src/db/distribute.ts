@@ -1,3 +1,4 @@
+import { type ProgressReporter, SILENT } from '../platform/progress.ts';
 import type { Database, Queryable } from './types.ts';
 
 /**
@@ -14,6 +15,7 @@ export const REFERENCE_TABLES = [
   'workspace_members',
   'users',
   'sessions',
+  'user_recovery_codes',
   'api_keys',
   'payment_link_slugs',
   'kms_keys',
@@ -79,7 +81,7 @@ export async function isCitusCluster(q: Queryable): Promise<boolean> {
  * table that references a reference table into a coordinator-local one, and cannot then distribute a
  * table such a one references, so no order of create_distributed_table calls gets through with them.
  */
-export async function distributeSchema(db: Database): Promise<string[]> {
+export async function distributeSchema(db: Database, progress: ProgressReporter = SILENT): Promise<string[]> {
   if (!(await isCitusCluster(db))) return [];
   return db.transaction(async (tx) => {
     // Two processes starting together must not both place a table: the second waits, then finds it placed.
@@ -94,7 +96,9 @@ export async function distributeSchema(db: Database): Promise<string[]> {
     for (const [table, trigger] of TRIGGERS_DROPPED)
       await tx.query(`DROP TRIGGER IF EXISTS ${trigger} ON ${table}`);
     const done: string[] = [];
+    const task = progress.task('distribute', pending.length);
     for (const table of pending) {
+      task.step(table);
       const reference = (REFERENCE_TABLES as readonly string[]).includes(table);
       if (reference) await tx.query('SELECT create_reference_table($1)', [table]);
       else
@@ -109,6 +113,7 @@ export async function distributeSchema(db: Database): Promise<string[]> {
       `SELECT create_distributed_function($1::regprocedure, '$2', colocate_with => 'ledger_journals')`,
       [LEDGER_POST],
     );
+    task.done(`${done.length} table(s) placed`);
     return done;
   });
 }

@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type ProgressReporter, SILENT } from '../platform/progress.ts';
 import { distributeSchema } from './distribute.ts';
 import type { Database, Queryable } from './types.ts';
 
@@ -26,18 +27,23 @@ export async function pendingMigrations(db: Queryable): Promise<string[]> {
   return files.filter((name) => !done.has(name));
 }
 
-/** Applies every migration in src/db/migrations not yet recorded, in name order, each in its own transaction. */
-export async function migrate(db: Database): Promise<string[]> {
-  const applied = await applyPending(db);
+/**
+ * Applies every migration in src/db/migrations not yet recorded, in name order, in one transaction;
+ * `progress` hears of each migration and each table distributed (nothing by default).
+ */
+export async function migrate(db: Database, progress: ProgressReporter = SILENT): Promise<string[]> {
+  const applied = await applyPending(db, progress);
   // On a Citus cluster the schema is then distributed by workspace (src/db/distribute.ts); elsewhere,
   // and once every table is placed, this reads two catalogs and changes nothing.
-  await distributeSchema(db);
+  await distributeSchema(db, progress);
   return applied;
 }
 
-async function applyPending(db: Database): Promise<string[]> {
+async function applyPending(db: Database, progress: ProgressReporter): Promise<string[]> {
+  const pending = await pendingMigrations(db);
   // Nothing pending: no DDL and no lock, so a service role without CREATE rights starts too.
-  if ((await pendingMigrations(db)).length === 0) return [];
+  if (pending.length === 0) return [];
+  const task = progress.task('migrate', pending.length);
   const files = await migrationFiles();
   const applied: string[] = [];
   await db.transaction(async (tx) => {
@@ -50,11 +56,13 @@ async function applyPending(db: Database): Promise<string[]> {
     );
     for (const name of files) {
       if (done.has(name)) continue;
+      task.step(name);
       const sql = await readFile(path.join(MIGRATIONS_DIR, name), 'utf8');
       await tx.exec(sql);
       await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [name]);
       applied.push(name);
     }
   });
+  task.done(`${applied.length} migration(s) applied`);
   return applied;
 }

@@ -5,6 +5,7 @@
  */
 import type { Database, Queryable } from '../../db/types.ts';
 import { checkChains } from '../../ledger/seal.ts';
+import { type ProgressReporter, SILENT } from '../../platform/progress.ts';
 import { paymentLedgerProblem } from './payment-rules.ts';
 import { type Finding, INVARIANTS, paymentEventsSql, paymentLedgerPage, runInvariant } from './repo.ts';
 
@@ -76,20 +77,32 @@ async function counts(q: Queryable): Promise<VerifyReport['counts']> {
   ) as VerifyReport['counts'];
 }
 
-/** Runs every check in one snapshot; `limit` bounds the examples kept per check. */
-export function verifyBooks(db: Database, limit = 20): Promise<VerifyReport> {
+/**
+ * Runs every check in one snapshot; `limit` bounds the examples kept per check, and `progress` hears
+ * of each check as it starts.
+ */
+export function verifyBooks(
+  db: Database,
+  limit = 20,
+  progress: ProgressReporter = SILENT,
+): Promise<VerifyReport> {
+  const task = progress.task('verify', Object.keys(INVARIANTS).length + 4);
   return db.transaction(async (tx) => {
     await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
     const checks: CheckResult[] = [];
     for (const [name, sql] of Object.entries(INVARIANTS)) {
+      task.step(name);
       const { total, found } = await runInvariant(tx, sql, [], limit);
       checks.push({ name, violations: total, examples: found });
     }
+    task.step('payment_events');
     const events = paymentEventsSql();
     const { total, found } = await runInvariant(tx, events.sql, events.params, limit);
     checks.push({ name: 'payment_events', violations: total, examples: found });
+    task.step('payment_postings');
     const { payments: _, ...postings } = await paymentPostings(tx, limit);
     checks.push(postings);
+    task.step('seal_chain');
     const chain = await checkChains(tx, limit);
     checks.push({
       name: 'seal_chain',
@@ -100,13 +113,16 @@ export function verifyBooks(db: Database, limit = 20): Promise<VerifyReport> {
       })),
     });
     const violations = checks.reduce((sum, check) => sum + check.violations, 0);
-    return {
+    task.step('counts');
+    const report: VerifyReport = {
       ok: violations === 0,
       violations,
       checks,
       counts: await counts(tx),
       chain: { workspaces: chain.workspaces, links: chain.links, unsealed: chain.unsealed },
     };
+    task.done(violations === 0 ? 'no violations' : `${violations} violation(s)`);
+    return report;
   });
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Environment } from '../../../platform/context.ts';
 import type { CliCommand } from '../../../platform/module.ts';
+import { progressTo } from '../../../platform/progress.ts';
 import { DEFAULT_TIME_ZONE, startOfLocalDay } from '../../../platform/time-zone.ts';
 import { type Finding, NO_WORKSPACE, type ReconcileReport } from './report.ts';
 import { reconcile } from './service.ts';
@@ -89,7 +90,8 @@ export const reconcileCommand: CliCommand = {
     const { from, to, json, environment } = args as Args;
     let report: ReconcileReport;
     try {
-      report = await reconcile(deps, { environment, from, to, trigger: 'cli' });
+      // Progress goes to stderr: stdout carries the report alone, --json or not.
+      report = await reconcile(deps, { environment, from, to, trigger: 'cli' }, progressTo(process.stderr));
     } catch (error) {
       // Not reconciled is not "the books disagree": monitoring must tell an outage from findings.
       console.error(`lastro reconcile: could not reconcile: ${(error as Error).message}`);

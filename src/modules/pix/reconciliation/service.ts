@@ -17,6 +17,7 @@ import type { Queryable } from '../../../db/types.ts';
 import type { Deps, Environment } from '../../../platform/context.ts';
 import { AppError } from '../../../platform/errors.ts';
 import { newId } from '../../../platform/ids.ts';
+import { type ProgressReporter, SILENT } from '../../../platform/progress.ts';
 import type { PixProvider, ReceivedPix } from '../../../providers/pix/provider.ts';
 import { isMedNatureza } from '../med-returns.ts';
 import {
@@ -40,11 +41,17 @@ export interface ReconcileInput {
 }
 
 /** Compares the window, stores the run (a row per workspace) and announces it; answers the report. */
-export async function reconcile(deps: Deps, input: ReconcileInput): Promise<ReconcileReport> {
+export async function reconcile(
+  deps: Deps,
+  input: ReconcileInput,
+  progress: ProgressReporter = SILENT,
+): Promise<ReconcileReport> {
   if (input.from >= input.to) throw new AppError('invalid_request', 'The window must end after it starts.');
   const provider = deps.providers.get('pix', input.environment);
   if (!provider.listReceived)
     throw new AppError('provider_unavailable', `The PIX provider ${provider.name} cannot list received PIX.`);
+  const task = progress.task('reconcile', 5);
+  task.step('listing the PIX the PSP received');
   const received = await provider.listReceived({ from: input.from, to: input.to });
   const workspaces = new Map<string, { pspPix: number; transfers: number }>();
   const touch = (workspaceId: string | null, what: 'pspPix' | 'transfers') => {
@@ -52,11 +59,12 @@ export async function reconcile(deps: Deps, input: ReconcileInput): Promise<Reco
     counts[what] += 1;
     workspaces.set(workspaceId ?? NO_WORKSPACE, counts);
   };
-  const findings = [
-    ...(await receivedFindings(deps.db, input.environment, received, (ws) => touch(ws, 'pspPix'))),
-    ...(await bookedFindings(deps.db, provider, input, received)),
-    ...(await transferFindings(deps.db, provider, input, (ws) => touch(ws, 'transfers'))),
-  ];
+  task.step(`matching ${received.length} received PIX with the books`);
+  const findings = await receivedFindings(deps.db, input.environment, received, (ws) => touch(ws, 'pspPix'));
+  task.step('checking the booked cash-ins');
+  findings.push(...(await bookedFindings(deps.db, provider, input, received)));
+  task.step('asking the PSP about the transfers');
+  findings.push(...(await transferFindings(deps.db, provider, input, (ws) => touch(ws, 'transfers'))));
   const report: ReconcileReport = {
     runId: newId(),
     environment: input.environment,
@@ -79,7 +87,9 @@ export async function reconcile(deps: Deps, input: ReconcileInput): Promise<Reco
     if (!workspaces.has(input.workspaceId)) workspaces.set(input.workspaceId, { pspPix: 0, transfers: 0 });
   }
   report.ok = report.findings.length === 0;
+  task.step('storing the run');
   await storeRun(deps, report, input.trigger);
+  task.done(report.ok ? 'the books agree with the PSP' : `${report.findings.length} finding(s)`);
   return report;
 }
 
