@@ -14,6 +14,7 @@ import payments from './payments/index.ts';
 import pix from './pix/index.ts';
 import rfq from './rfq/index.ts';
 import subaccounts from './subaccounts/index.ts';
+import subscriptions from './subscriptions/index.ts';
 import testClock from './test-clock/index.ts';
 import verify from './verify/index.ts';
 import wallets from './wallets/index.ts';
@@ -38,6 +39,7 @@ export const MODULES: readonly ModuleManifest[] = [
   wallets,
   crypto,
   links,
+  subscriptions,
   verify,
   testClock,
   guides,

@@ -61,7 +61,8 @@ export type RecordKind =
   | 'quote'
   | 'wallet'
   | 'payment_link'
-  | 'unassigned_pix';
+  | 'unassigned_pix'
+  | 'subscription';
 
 /** One registered route, as the shared auth and OpenAPI tests see it. */
 export interface RouteEntry {

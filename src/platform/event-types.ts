@@ -17,5 +17,16 @@ export const EVENT_TYPES = [
   'subaccount.created',
   'api_key.revoked',
   'reconciliation.completed',
+  'subscription.created',
+  'subscription.authorised',
+  'subscription.refused',
+  'subscription.cancelled',
+  'subscription.expired',
+  'subscription.completed',
+  'subscription.cycle_scheduled',
+  'subscription.cycle_skipped',
+  'subscription.cycle_paid',
+  'subscription.cycle_retrying',
+  'subscription.cycle_failed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -10,8 +10,11 @@
  */
 export const RAILS = {
   pix: {
-    /** A charge paid in, a payout, the refund of a charge, a MED return the PSP made on a charge. */
-    paymentKinds: ['pix_cash_in', 'pix_cash_out', 'pix_refund', 'pix_med_return'],
+    /**
+     * A charge paid in, a payout, the refund of a charge, a MED return the PSP made on a charge, a
+     * Pix Automático subscription's cycle paid in.
+     */
+    paymentKinds: ['pix_cash_in', 'pix_cash_out', 'pix_refund', 'pix_med_return', 'pix_automatic'],
     /** The system account the rail's money passes through (one per workspace and environment). */
     settlementAccount: 'pix_settlement',
     /** Route groups (paths under /v1/{env}/) that take X-Subaccount-Id: spec Authentication rule 9. */

@@ -84,6 +84,14 @@ async function makeRecords(of: Owner, key: string, into: Record<RecordKind, stri
     await api.post('/v1/sandbox/payment-links', { title: 'Record', amount_minor: '1000' }),
   );
   into.wallet = await ok(await api.post('/v1/sandbox/wallets', { network: 'polygon' }));
+  into.subscription = await ok(
+    await api.post('/v1/sandbox/subscriptions', {
+      debtor: { name: 'Record', document: '52998224725' },
+      amount_minor: '1000',
+      frequency: 'monthly',
+      start_date: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
+    }),
+  );
   into.unassigned_pix = await ok(
     await api.post('/v1/sandbox/simulate/pix/unassigned', { amount_minor: '1000' }),
   );

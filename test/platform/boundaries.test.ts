@@ -64,6 +64,8 @@ const TABLE_WRITERS: Record<string, string[]> = {
   pix_unassigned: ['modules/pix'],
   pix_due_charges: ['modules/pix'],
   sandbox_clocks: ['modules/test-clock'],
+  subscriptions: ['modules/subscriptions'],
+  subscription_cycles: ['modules/subscriptions'],
   reconciliation_runs: ['modules/pix'],
   reconciliation_findings: ['modules/pix'],
   ledger_accounts: ['ledger'],

@@ -3,3 +3,4 @@ export { type ChargeInput, createCharge } from './charges.ts';
 export { pixCurrencyOf } from './checks.ts';
 export { partyDebts, recoverPartyDebt } from './med-returns.ts';
 export { qrPngDataUrl } from './qr-image.ts';
+export { feeFor } from './fees.ts';

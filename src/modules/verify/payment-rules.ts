@@ -66,6 +66,9 @@ const cashIn: Rule = (p) => {
   return `a charge cannot be ${p.status}`;
 };
 
+/** A Pix Automático cycle: credited as a cash-in when paid; a cycle whose attempts all failed moved nothing. */
+const automaticCycle: Rule = (p) => (p.status === 'failed' ? { journals: 0, nets: {} } : cashIn(p));
+
 /**
  * A MED return: the whole amount left through PIX settlement, taken from its party's available but
  * for what it still owes, which sits in the workspace's party_receivable; each credit that paid part
@@ -112,6 +115,7 @@ export const PAYMENT_RULES: Record<PaymentKind, Rule> = {
   pix_cash_out: outbound(pixSettlement),
   pix_refund: outbound(pixSettlement),
   pix_med_return: medReturn,
+  pix_automatic: automaticCycle,
   crypto_send: outbound(custody),
   crypto_deposit: deposit,
   rfq_settlement: conversion,

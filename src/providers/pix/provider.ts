@@ -44,6 +44,51 @@ export interface PixProvider {
   listReceived?(window: { from: Date; to: Date }): Promise<ReceivedPix[]>;
   /** Tells the PSP where to send its notifications; idempotent (PSPs that notify). */
   registerWebhook?(): Promise<void>;
+  /** Pix Automático recurrences and their charges (PSPs that offer it: bcb/pix-automatico.ts). */
+  readonly automatic?: PixAutomaticApi;
+}
+
+/** A recurrence as the PSP has it (API Pix RecStatus), and who ended it when it was cancelled. */
+export interface RecurrenceState {
+  status: 'CRIADA' | 'APROVADA' | 'REJEITADA' | 'EXPIRADA' | 'CANCELADA';
+  cancelledBy?: 'payer' | 'receiver';
+}
+
+/** A recurring charge as the PSP has it (API Pix CobRStatus), with the PIX that paid it. */
+export interface RecurringChargeState {
+  status: 'CRIADA' | 'ATIVA' | 'CONCLUIDA' | 'EXPIRADA' | 'REJEITADA' | 'CANCELADA';
+  endToEndId?: string;
+}
+
+export interface NewRecurrence {
+  /** Ours (the subscription id): sent as vinculo.contrato, so the PSP's record names it. */
+  contract: string;
+  description?: string | null;
+  debtor: { name: string; document: string; documentType: 'cpf' | 'cnpj' };
+  startDate: string;
+  endDate?: string | null;
+  frequency: 'SEMANAL' | 'MENSAL' | 'TRIMESTRAL' | 'SEMESTRAL' | 'ANUAL';
+  fixedMinor?: bigint | null;
+  minimumMinor?: bigint | null;
+  retryPolicy: 'NAO_PERMITE' | 'PERMITE_3R_7D';
+}
+
+/** The API Pix's Pix Automático endpoints: /rec and /cobr (github.com/bacen/pix-api, openapi.yaml). */
+export interface PixAutomaticApi {
+  /** POST /rec: the PSP gives the recurrence its idRec. */
+  createRecurrence(input: NewRecurrence): Promise<{ idRec: string; state: RecurrenceState }>;
+  getRecurrence(idRec: string): Promise<RecurrenceState | undefined>;
+  /** PATCH /rec/{idRec} status CANCELADA: the receiver ends the recurrence. */
+  cancelRecurrence(idRec: string): Promise<RecurrenceState>;
+  /** PUT /cobr/{txid}: our txid makes it idempotent. */
+  createRecurringCharge(input: {
+    txid: string;
+    idRec: string;
+    dueDate: string;
+    amountMinor: bigint;
+    description?: string | null;
+  }): Promise<RecurringChargeState>;
+  getRecurringCharge(txid: string): Promise<RecurringChargeState | undefined>;
 }
 
 export interface TransferQuery {

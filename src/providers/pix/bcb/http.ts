@@ -81,7 +81,7 @@ export class MtlsClient {
   }
 
   async call(
-    method: 'GET' | 'PUT' | 'POST',
+    method: 'GET' | 'PUT' | 'POST' | 'PATCH',
     url: string,
     body?: unknown,
     headers: Record<string, string> = {},

@@ -6,6 +6,7 @@ import type { ChargeState, PixProvider, ProviderTransfer, TransferQuery } from '
 import { pspIdOf } from '../psp-id.ts';
 import { ApiPix, type Cob } from './api-pix.ts';
 import { MtlsClient, PspRejected } from './http.ts';
+import { PixAutomatico } from './pix-automatico.ts';
 
 const CHARGE_STATUS: Record<Cob['status'], ChargeState['status']> = {
   ATIVA: 'active',
@@ -22,6 +23,7 @@ export class BcbPixProvider implements PixProvider {
   readonly name = 'bcb';
   private readonly api: ApiPix;
   private readonly payouts: EfiPayouts;
+  readonly automatic: PixAutomatico;
 
   constructor(
     settings: BcbSettings,
@@ -30,6 +32,7 @@ export class BcbPixProvider implements PixProvider {
     const http = new MtlsClient(settings, () => clock.now().getTime());
     this.api = new ApiPix(http, settings);
     this.payouts = new EfiPayouts(http, settings);
+    this.automatic = new PixAutomatico(http, settings.baseUrl);
   }
 
   async createCharge(input: {

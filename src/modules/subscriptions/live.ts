@@ -1,0 +1,183 @@
+/**
+ * Live subscriptions at the PSP, over the BCB API Pix's Pix Automático endpoints (github.com/bacen/
+ * pix-api openapi.yaml v2.9.0): the recurrence is created with POST /rec and polled with GET /rec/{idRec}
+ * (APROVADA, REJEITADA, EXPIRADA, or CANCELADA by either side: encerramento.cancelamento.solicitante);
+ * each cycle's cobr is sent with PUT /cobr/{txid} inside the 2-to-10-day window and polled with
+ * GET /cobr/{txid} once due (CONCLUIDA paid; REJEITADA, EXPIRADA or CANCELADA failed, after whatever
+ * retries the recurrence's politicaRetentativa gave it at the payer's PSP). PSP calls are never made
+ * inside a transaction; each answer is applied in one, under the subscription's lock.
+ */
+import type { Deps } from '../../platform/context.ts';
+import { AppError } from '../../platform/errors.ts';
+import type { NewRecurrence, PixAutomaticApi, RecurrenceState } from '../../providers/pix/provider.ts';
+import { subscriptionNow } from './clock.ts';
+import {
+  cancelOpenCycles,
+  creditCycle,
+  failAttempt,
+  isOpenCycle,
+  nextCycle,
+  scheduleCycle,
+  sendDayOf,
+} from './cycles.ts';
+import {
+  type CycleRow,
+  cyclesOf,
+  findSubscription,
+  rowScope,
+  type SubscriptionRow,
+  updateCycle,
+} from './repo.ts';
+import { addDays, CHARGE_WINDOW_DAYS, dayOf } from './schedule.ts';
+import type { SubscriptionStatus } from './schemas.ts';
+import { moveSubscription } from './transitions.ts';
+
+const FREQUENCY: Record<SubscriptionRow['frequency'], NewRecurrence['frequency']> = {
+  weekly: 'SEMANAL',
+  monthly: 'MENSAL',
+  quarterly: 'TRIMESTRAL',
+  semiannual: 'SEMESTRAL',
+  annual: 'ANUAL',
+};
+
+function automatic(deps: Deps): PixAutomaticApi {
+  const api = deps.providers.get('pix', 'live').automatic;
+  if (!api)
+    throw new AppError('provider_unavailable', 'The live PIX provider does not offer Pix Automático.');
+  return api;
+}
+
+/** POST /rec: the recurrence's idRec at the PSP. */
+export async function createAtPsp(
+  deps: Deps,
+  row: Omit<SubscriptionRow, 'failures_planned'>,
+): Promise<string> {
+  try {
+    const created = await automatic(deps).createRecurrence({
+      contract: row.id,
+      description: row.description,
+      debtor: {
+        name: row.debtor_name,
+        document: row.debtor_document,
+        documentType: row.debtor_document_type,
+      },
+      startDate: row.start_date,
+      endDate: row.end_date,
+      frequency: FREQUENCY[row.frequency],
+      fixedMinor: row.amount_minor,
+      minimumMinor: row.minimum_minor,
+      retryPolicy: row.retry_policy === 'none' ? 'NAO_PERMITE' : 'PERMITE_3R_7D',
+    });
+    return created.idRec;
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError(
+      'provider_unavailable',
+      `The PIX provider refused the recurrence: ${(error as Error).message}.`,
+    );
+  }
+}
+
+export async function cancelAtPsp(deps: Deps, idRec: string): Promise<void> {
+  await automatic(deps).cancelRecurrence(idRec);
+}
+
+const STATUS_OF: Record<RecurrenceState['status'], SubscriptionStatus> = {
+  CRIADA: 'pending_authorisation',
+  APROVADA: 'active',
+  REJEITADA: 'refused',
+  EXPIRADA: 'expired',
+  CANCELADA: 'cancelled',
+};
+
+/** What the PSP says of the recurrence, applied when it differs: authorised, refused, expired, cancelled. */
+async function followRecurrence(deps: Deps, row: SubscriptionRow, now: Date): Promise<number> {
+  const state = await automatic(deps).getRecurrence(row.provider_ref!);
+  const to = state && STATUS_OF[state.status];
+  if (!to || to === row.status || to === 'pending_authorisation') return 0;
+  return deps.db.transaction(async (tx) => {
+    const current = await findSubscription(tx, rowScope(row), row.id, { lock: true });
+    if (!current || current.status !== row.status) return 0;
+    if (to === 'cancelled' || to === 'expired') await cancelOpenCycles(tx, current, now);
+    await moveSubscription(tx, current, {
+      to,
+      at: now,
+      authorised: to === 'active',
+      ...(to === 'cancelled' ? { cancelledBy: state.cancelledBy ?? 'payer' } : {}),
+    });
+    return 1;
+  });
+}
+
+/**
+ * Schedules the next cycle when today is its send day and still inside the window; a cycle whose
+ * window closed (the worker was away) is skipped rather than sent late.
+ */
+async function scheduleLive(deps: Deps, row: SubscriptionRow, now: Date): Promise<number> {
+  const today = dayOf(now);
+  return deps.db.transaction(async (tx) => {
+    const current = await findSubscription(tx, rowScope(row), row.id, { lock: true });
+    if (current?.status !== 'active') return 0;
+    const cycles = await cyclesOf(tx, rowScope(row), row.id);
+    const next = nextCycle(current, cycles);
+    if (next === 'ended') {
+      if (cycles.some(isOpenCycle)) return 0;
+      await moveSubscription(tx, current, { to: 'completed', at: now });
+      return 1;
+    }
+    if (sendDayOf(current, next.due) > today) return 0;
+    const late = today > addDays(next.due, -CHARGE_WINDOW_DAYS.latest);
+    await scheduleCycle(tx, deps, current, next, late ? today : sendDayOf(current, next.due), now);
+    return 1;
+  });
+}
+
+/** PUT /cobr/{txid} for a cycle written but not yet sent; its txid makes a second send harmless. */
+async function sendCycle(deps: Deps, row: SubscriptionRow, cycle: CycleRow, now: Date): Promise<number> {
+  await automatic(deps).createRecurringCharge({
+    txid: cycle.txid!,
+    idRec: row.provider_ref!,
+    dueDate: cycle.due_date,
+    amountMinor: cycle.amount_minor,
+    description: row.description,
+  });
+  await deps.db.transaction((tx) => updateCycle(tx, cycle, { status: cycle.status, sentAt: now }, now));
+  return 1;
+}
+
+/** GET /cobr/{txid} once the cycle is due: paid, failed, or still waiting at the payer's PSP. */
+async function followCycle(deps: Deps, row: SubscriptionRow, cycle: CycleRow, now: Date): Promise<number> {
+  const state = await automatic(deps).getRecurringCharge(cycle.txid!);
+  if (!state || state.status === 'CRIADA' || state.status === 'ATIVA') return 0;
+  return deps.db.transaction(async (tx) => {
+    const current = await findSubscription(tx, rowScope(row), row.id, { lock: true });
+    if (!current) return 0;
+    if (state.status === 'CONCLUIDA')
+      return (await creditCycle(tx, deps, current, cycle, now, state.endToEndId)) ? 1 : 0;
+    // The PSP made the retries the policy allowed: its final word ends the cycle.
+    await failAttempt(
+      tx,
+      { ...current, retry_policy: 'none' },
+      cycle,
+      now,
+      `psp_${state.status.toLowerCase()}`,
+    );
+    return 1;
+  });
+}
+
+/** One live subscription brought up to date with its PSP; how many changes it made. */
+export async function syncLiveSubscription(deps: Deps, row: SubscriptionRow): Promise<number> {
+  if (!row.provider_ref) return 0;
+  const now = await subscriptionNow(deps.db, deps, rowScope(row));
+  let changes = await followRecurrence(deps, row, now);
+  const current = await findSubscription(deps.db, rowScope(row), row.id);
+  if (current?.status !== 'active') return changes;
+  changes += await scheduleLive(deps, current, now);
+  const today = dayOf(now);
+  for (const cycle of (await cyclesOf(deps.db, rowScope(row), row.id)).filter(isOpenCycle)) {
+    if (!cycle.sent_at) changes += await sendCycle(deps, current, cycle, now);
+    else if (cycle.due_date <= today) changes += await followCycle(deps, current, cycle, now);
+  }
+  return changes;
+}

@@ -1,0 +1,117 @@
+/**
+ * Pix Automático on the BCB's API Pix (github.com/bacen/pix-api, openapi.yaml v2.9.0, tags Rec and
+ * CobR): POST /rec creates a recurrence the payer authorises at their own PSP (RecStatus CRIADA →
+ * APROVADA, or REJEITADA, EXPIRADA, CANCELADA); PUT /cobr/{txid} sends one cycle's charge (CobRStatus
+ * CRIADA → ATIVA → CONCLUIDA, or EXPIRADA, REJEITADA, CANCELADA); PATCH /rec/{idRec} with status
+ * CANCELADA ends it from the receiver's side. encerramento.cancelamento.solicitante says who cancelled.
+ */
+import type { NewRecurrence, PixAutomaticApi, RecurrenceState, RecurringChargeState } from '../provider.ts';
+import { type MtlsClient, PspRejected } from './http.ts';
+import { toPspAmount } from './money.ts';
+
+const PAYER_SIDE = new Set(['USUARIO_PAGADOR', 'PSP_PAGADOR']);
+const REC_STATUSES = new Set(['CRIADA', 'APROVADA', 'REJEITADA', 'EXPIRADA', 'CANCELADA']);
+const COBR_STATUSES = new Set(['CRIADA', 'ATIVA', 'CONCLUIDA', 'EXPIRADA', 'REJEITADA', 'CANCELADA']);
+
+function recurrenceOf(body: Record<string, unknown>): RecurrenceState {
+  const status = String(body?.status);
+  if (!REC_STATUSES.has(status)) throw new PspRejected(502, { title: `unknown rec status ${status}` });
+  const cancel = (body.encerramento as { cancelamento?: { solicitante?: string } } | undefined)?.cancelamento;
+  return {
+    status: status as RecurrenceState['status'],
+    ...(cancel?.solicitante
+      ? { cancelledBy: PAYER_SIDE.has(cancel.solicitante) ? ('payer' as const) : ('receiver' as const) }
+      : {}),
+  };
+}
+
+function chargeOf(body: Record<string, unknown>): RecurringChargeState {
+  const status = String(body?.status);
+  if (!COBR_STATUSES.has(status)) throw new PspRejected(502, { title: `unknown cobr status ${status}` });
+  const attempts = Array.isArray(body.tentativas) ? (body.tentativas as Record<string, unknown>[]) : [];
+  const paid = attempts.find((attempt) => attempt.status === 'PAGA');
+  return {
+    status: status as RecurringChargeState['status'],
+    ...(typeof paid?.endToEndId === 'string' ? { endToEndId: paid.endToEndId } : {}),
+  };
+}
+
+/** The recurrence's body as POST /rec takes it (RecPayload): fixed valorRec or a floor, never both. */
+function recBody(input: NewRecurrence) {
+  const document =
+    input.debtor.documentType === 'cpf' ? { cpf: input.debtor.document } : { cnpj: input.debtor.document };
+  return {
+    vinculo: {
+      contrato: input.contract.replaceAll('-', '').slice(0, 35),
+      devedor: { ...document, nome: input.debtor.name.slice(0, 140) },
+      ...(input.description ? { objeto: input.description.slice(0, 35) } : {}),
+    },
+    calendario: {
+      dataInicial: input.startDate,
+      periodicidade: input.frequency,
+      ...(input.endDate ? { dataFinal: input.endDate } : {}),
+    },
+    valor: input.fixedMinor
+      ? { valorRec: toPspAmount(input.fixedMinor) }
+      : { valorMinimoRecebedor: toPspAmount(input.minimumMinor ?? 0n) },
+    politicaRetentativa: input.retryPolicy,
+  };
+}
+
+export class PixAutomatico implements PixAutomaticApi {
+  constructor(
+    private readonly http: MtlsClient,
+    private readonly baseUrl: string,
+  ) {}
+
+  async createRecurrence(input: NewRecurrence) {
+    const response = await this.http.call('POST', `${this.baseUrl}/rec`, recBody(input));
+    if (response.status >= 400 || typeof response.body?.idRec !== 'string')
+      throw new PspRejected(response.status, response.body ?? {});
+    return { idRec: response.body.idRec as string, state: recurrenceOf(response.body) };
+  }
+
+  async getRecurrence(idRec: string) {
+    const response = await this.http.call('GET', `${this.baseUrl}/rec/${encodeURIComponent(idRec)}`);
+    return response.status === 404 ? undefined : recurrenceOf(response.body);
+  }
+
+  async cancelRecurrence(idRec: string) {
+    const response = await this.http.call('PATCH', `${this.baseUrl}/rec/${encodeURIComponent(idRec)}`, {
+      status: 'CANCELADA',
+    });
+    return recurrenceOf(response.body);
+  }
+
+  /** PUT /cobr/{txid}; a PSP that refuses a txid it already has is asked for that cobr, as a cob is. */
+  async createRecurringCharge(input: {
+    txid: string;
+    idRec: string;
+    dueDate: string;
+    amountMinor: bigint;
+    description?: string | null;
+  }) {
+    const body = {
+      idRec: input.idRec,
+      calendario: { dataDeVencimento: input.dueDate },
+      valor: { original: toPspAmount(input.amountMinor) },
+      ajusteDiaUtil: true,
+      ...(input.description ? { infoAdicional: input.description.slice(0, 140) } : {}),
+    };
+    try {
+      const response = await this.http.call('PUT', `${this.baseUrl}/cobr/${input.txid}`, body);
+      if (response.status === 404) throw new PspRejected(404, response.body ?? {});
+      return chargeOf(response.body);
+    } catch (error) {
+      if (!(error instanceof PspRejected)) throw error;
+      const existing = await this.getRecurringCharge(input.txid);
+      if (existing) return existing;
+      throw error;
+    }
+  }
+
+  async getRecurringCharge(txid: string) {
+    const response = await this.http.call('GET', `${this.baseUrl}/cobr/${txid}`);
+    return response.status === 404 ? undefined : chargeOf(response.body);
+  }
+}
