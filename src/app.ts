@@ -39,7 +39,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   authentication(app, deps, chargeFailedAuth); // onRequest: request.caller or request.sessionUser
   bodyGuards(app); //                           preValidation: optional bodies, party scope, hostile JSON
   replayedHeader(app); //                       onSend: Idempotency-Replayed
-  await docs(app); //                           swagger (collects later routes) and the /docs pages
+  await docs(app, deps.config); //              swagger (collects later routes) and the /docs pages
   routes(app, deps, MODULES); //                onRoute: the route catalogue, then every module's routes
   openapiRoute(app); //                         GET /openapi.json
   return app;

@@ -3,6 +3,7 @@ import type { Tx } from '../db/types.ts';
 import type { SessionUser } from './auth/authenticate.ts';
 import type { LoginThrottle } from './auth/login-throttle.ts';
 import type { AuthMode, Caller, RecordKind, RouteEntry } from './context.ts';
+import type { ErrorCode } from './errors.ts';
 import type { KeyOwner } from './idempotency.ts';
 
 declare module 'fastify' {
@@ -11,6 +12,8 @@ declare module 'fastify' {
     routeCatalog: RouteEntry[];
     /** Failed logins per account and per address (src/platform/auth/login-throttle.ts). */
     loginThrottle: LoginThrottle;
+    /** Error codes routes answered outside their declared lists (recorded in tests only). */
+    undeclaredErrors: string[];
   }
   interface FastifyContextConfig {
     auth?: AuthMode;
@@ -28,6 +31,11 @@ declare module 'fastify' {
     moneyMoving?: boolean;
     /** Its write may share a transaction with concurrent ones of the workspace (src/db/group-commit.ts). */
     groupCommit?: boolean;
+    /**
+     * The error codes the route's handler and services can throw, beside the common ones of its kind
+     * (src/platform/route-errors.ts); the document lists them and a test hook checks them.
+     */
+    errors?: readonly ErrorCode[];
   }
   interface FastifyRequest {
     caller: Caller | null;

@@ -1,6 +1,9 @@
 import type { RouteOptions } from 'fastify';
 import { Type } from 'typebox';
 import { closeBodySchema } from './body-schema.ts';
+import type { ErrorCode } from './errors.ts';
+import { byStatus, EXAMPLE_MESSAGE, routeErrors } from './route-errors.ts';
+import { ErrorBody } from './schema.ts';
 
 /** Schema key of a route whose JSON body may be left out (it is then read as {}). */
 export const BODY_OPTIONAL = 'x-body-optional';
@@ -76,4 +79,45 @@ export function markOptionalBodies(document: OpenApiDocument): OpenApiDocument {
     }
   }
   return document;
+}
+
+/** The error body as the document shows it for a status: its `error` one of the route's codes there. */
+function errorResponse(codes: readonly ErrorCode[]): Record<string, unknown> {
+  const examples = Object.fromEntries(
+    codes.map((code) => [code, { summary: code, value: { error: code, message: EXAMPLE_MESSAGE[code] } }]),
+  );
+  return {
+    ...ErrorBody,
+    properties: {
+      ...ErrorBody.properties,
+      error: {
+        type: 'string',
+        enum: [...codes],
+        description: 'The error code: branch on it, never on the message.',
+      },
+    },
+    description: `${codes.map((code) => `\`${code}\``).join(', ')} (see the errors guide, /docs/guides/errors)`,
+    'x-examples': examples,
+  };
+}
+
+/**
+ * The route's schema as the document shows it (swagger's `transform`): a route that declares its
+ * error list (config.errors) answers one documented response per status, listing the codes and an
+ * example of each, instead of the generic 4XX and 5XX. The route's own schema is left as it is: it
+ * still serializes the answers.
+ */
+export function documentRoute(schema: Record<string, unknown> | undefined, route: RouteOptions) {
+  const codes = routeErrors({
+    method: String(route.method),
+    url: route.url,
+    config: route.config ?? {},
+    schema,
+  });
+  if (!schema?.response || !codes) return schema;
+  const { '4xx': _client, '5xx': _server, ...success } = schema.response as Record<string, unknown>;
+  const errors = Object.fromEntries(
+    [...byStatus(codes)].map(([status, group]) => [String(status), errorResponse(group)]),
+  );
+  return { ...schema, response: { ...success, ...errors } };
 }

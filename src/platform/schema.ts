@@ -61,14 +61,42 @@ export const SandboxEnvParams = Type.Object({
 export const SandboxEnvIdParams = Type.Object({ env: SandboxEnvParams.properties.env, id: Uuid });
 
 export const ErrorBody = Type.Object({
-  error: Type.String(),
-  message: Type.String(),
-  details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), issue: Type.String() }))),
+  error: Type.String({ description: 'The error code: branch on it, never on the message.' }),
+  message: Type.String({ description: 'What went wrong, in a sentence for a person.' }),
+  details: Type.Optional(
+    Type.Array(
+      Type.Object({
+        field: Type.String({
+          description: 'The dotted path of the field in the request: body.amount_minor.',
+        }),
+        issue: Type.String({ description: 'What is wrong with it: is required, unknown field, must be …' }),
+      }),
+      { description: 'One entry per field at fault, on validation failures and refusals about a field.' },
+    ),
+  ),
 });
 
-/** The success envelope of the spec and the error shape, for a route's `response` schema. */
-export const respond = <T extends TSchema>(data: T) => ({
-  200: Type.Object({ data }),
+/**
+ * The schema with a description (and examples) of its own, for a property whose shared schema
+ * (Uuid, Timestamp, AmountMinor) says nothing of what it is here. The copy keeps typebox's hidden
+ * markers (Type.Optional), which a spread would drop.
+ */
+export function doc<T extends TSchema>(schema: T, description: string, examples?: unknown[]): T {
+  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(schema)) as T & {
+    description: string;
+    examples?: unknown[];
+  };
+  copy.description = description;
+  if (examples) copy.examples = examples;
+  return copy;
+}
+
+/**
+ * The success envelope of the spec and the error shape, for a route's `response` schema. `example`
+ * is the `data` of a typical answer, shown by the document (the route-catalogue test validates it).
+ */
+export const respond = <T extends TSchema>(data: T, options: { example?: unknown } = {}) => ({
+  200: Type.Object({ data }, options.example === undefined ? {} : { examples: [{ data: options.example }] }),
   '4xx': ErrorBody,
   '5xx': ErrorBody,
 });

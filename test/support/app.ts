@@ -4,8 +4,12 @@ import { type Config, loadConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/types.ts';
 import { closeDeps, createDeps } from '../../src/deps.ts';
 import type { Clock, Deps } from '../../src/platform/context.ts';
+import { CHECK_DECLARED_ERRORS_ENV } from '../../src/platform/http/declared-errors.ts';
 import type { App } from '../../src/platform/schema.ts';
 import { createTestDatabase } from './database.ts';
+
+// Every test app records the error codes its routes answer outside their declared lists.
+process.env[CHECK_DECLARED_ERRORS_ENV] = '1';
 
 /** A clock tests can move: time-dependent rules (sessions, expiry, retries) are checked without sleeping. */
 export class TestClock implements Clock {
@@ -51,9 +55,12 @@ export async function startTestAppOn(
     deps,
     clock,
     close: async () => {
+      const undeclared = [...app.undeclaredErrors];
       await app.close();
       await closeDeps(deps);
       await db.close();
+      // A code a route answers must be in its documented list (src/platform/route-errors.ts).
+      if (undeclared.length) throw new Error(`undeclared error codes:\n${undeclared.join('\n')}`);
     },
   };
 }

@@ -101,10 +101,15 @@ export interface paths {
                                 stalled_tasks: string[];
                             };
                         } | {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -192,10 +197,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -208,10 +218,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -247,7 +262,7 @@ export interface paths {
                     "application/json": {
                         email: string;
                         password: string;
-                        /** @description the 6-digit code of the authenticator app */
+                        /** @description the 6-digit code of the authenticator app; at login, one unused recovery code is taken instead */
                         otp_code?: string;
                     };
                 };
@@ -288,10 +303,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -304,10 +324,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -360,10 +385,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -376,10 +406,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -433,10 +468,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -449,10 +489,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -475,7 +520,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn TOTP two-factor on by proving a current code */
+        /**
+         * Turn TOTP two-factor on by proving a current code
+         * @description Proves the authenticator app holds the secret of POST /v1/auth/2fa/setup by a current code, and turns two-factor authentication on: from then on login asks for otp_code. Answers 10 recovery codes, shown only here, each good once at login instead of an authenticator code. Errors: 401 otp_invalid (a wrong or expired code), 422 invalid_state (setup not called), 409 conflict (2FA already on).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -485,8 +533,13 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "otp_code": "492039"
+                     *     }
+                     */
                     "application/json": {
-                        /** @description the 6-digit code of the authenticator app */
+                        /** @description the 6-digit code of the authenticator app; at login, one unused recovery code is taken instead */
                         otp_code: string;
                     };
                 };
@@ -498,40 +551,632 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "two_factor_enabled": true,
+                         *         "recovery_codes": [
+                         *           "k7m2q-x9dfa",
+                         *           "p3wzr-4hn8c",
+                         *           "v6tbe-2jqmy",
+                         *           "a9sxk-7gd3u",
+                         *           "n5cfw-8rpzt",
+                         *           "h2umy-6kxae",
+                         *           "z4dqv-3tbwn",
+                         *           "e8rjs-5fmgk",
+                         *           "w7yca-9hpud",
+                         *           "g3ntx-2zevq"
+                         *         ]
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
+                                /** @description true: 2FA is on from now */
                                 two_factor_enabled: boolean;
+                                /** @description the 10 recovery codes, shown only in this answer (only their SHA-256 is stored); a new set replaces the old */
+                                recovery_codes: string[];
                             };
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request";
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `otp_invalid` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "otp_invalid";
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use`, `conflict` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use" | "conflict";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `invalid_state` (see the errors guide, /docs/guides/errors) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_state";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/2fa/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a new set of 2FA recovery codes; the old set stops working
+         * @description For an owner with two-factor authentication on: proves a current authenticator code (or an unused recovery code, which this spends) and answers 10 new recovery codes, shown only here. Every code of the previous set stops working at once. Each recovery code logs in once, sent as otp_code of POST /v1/auth/login. Audited as user.recovery_codes_regenerated in each of the owner’s workspaces. Errors: 401 otp_invalid (a wrong, expired or used code), 422 invalid_state (2FA is off).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "otp_code": "492039"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the 6-digit code of the authenticator app, or one unused recovery code (spent by this call) */
+                        otp_code: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "recovery_codes": [
+                         *           "k7m2q-x9dfa",
+                         *           "p3wzr-4hn8c",
+                         *           "v6tbe-2jqmy",
+                         *           "a9sxk-7gd3u",
+                         *           "n5cfw-8rpzt",
+                         *           "h2umy-6kxae",
+                         *           "z4dqv-3tbwn",
+                         *           "e8rjs-5fmgk",
+                         *           "w7yca-9hpud",
+                         *           "g3ntx-2zevq"
+                         *         ]
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /** @description the 10 recovery codes, shown only in this answer (only their SHA-256 is stored); a new set replaces the old */
+                                recovery_codes: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_request` (see the errors guide, /docs/guides/errors) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `missing_credentials`, `invalid_credentials`, `otp_invalid` (see the errors guide, /docs/guides/errors) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "otp_invalid";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `invalid_state` (see the errors guide, /docs/guides/errors) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_state";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -600,10 +1245,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -616,10 +1266,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -686,10 +1341,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -702,10 +1362,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -775,10 +1440,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -791,10 +1461,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -858,10 +1533,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -874,10 +1554,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -944,10 +1629,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -960,10 +1650,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -1031,10 +1726,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -1047,10 +1747,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -1126,10 +1831,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -1142,10 +1852,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -1215,10 +1930,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -1231,10 +1951,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -1330,10 +2055,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -1346,10 +2076,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -1460,10 +2195,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -1476,10 +2216,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -1568,10 +2313,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -1584,10 +2334,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -1689,10 +2444,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -1705,10 +2465,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -1779,10 +2544,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -1795,10 +2565,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -1870,10 +2645,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -1886,10 +2666,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -1961,10 +2746,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -1977,10 +2767,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -2053,10 +2848,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -2069,10 +2869,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -2141,10 +2946,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -2157,10 +2967,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -2240,10 +3055,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -2256,10 +3076,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -2342,10 +3167,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -2358,10 +3188,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -2444,10 +3279,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -2460,10 +3300,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -2536,10 +3381,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -2552,10 +3402,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -2631,10 +3486,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -2647,10 +3507,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -2726,10 +3591,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -2742,10 +3612,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -2837,10 +3712,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -2853,10 +3733,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -2943,10 +3828,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -2959,10 +3849,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -3021,7 +3916,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "pix_automatic" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -3074,10 +3969,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -3090,10 +3990,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -3125,7 +4030,7 @@ export interface paths {
                     /** @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded */
                     status?: "created" | "processing" | "completed" | "failed" | "expired" | "refunded";
                     /** @description kind of operation */
-                    kind?: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                    kind?: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "pix_automatic" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                     party_id?: string;
                 };
                 header?: {
@@ -3159,7 +4064,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "pix_automatic" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -3212,10 +4117,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -3228,10 +4138,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -3254,14 +4169,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List events of this environment, newest first, optionally of one type */
+        /**
+         * List events of this environment, newest first, optionally of one type
+         * @description With `after`, the events that followed that one, oldest first, waiting up to `wait_ms` for one: the feed `lastro listen` forwards. 400 invalid_request for `cursor` with `after`, or `wait_ms` without it.
+         */
         get: {
             parameters: {
                 query?: {
                     limit?: number;
                     cursor?: string;
                     /** @description An event type */
-                    type?: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed";
+                    type?: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
+                    /** @description Events after this event id, oldest first, instead of newest first (the feed `lastro listen` reads). Only events at least a second old are answered, so one whose transaction commits late is never skipped. Takes no cursor. */
+                    after?: string;
+                    /** @description With `after`: when no event is there yet, wait up to this long (at most 25000 ms) for one before answering an empty list (long polling). */
+                    wait_ms?: number;
                 };
                 header?: never;
                 path: {
@@ -3286,7 +4208,7 @@ export interface paths {
                                  * @description An event type
                                  * @enum {unknown}
                                  */
-                                type: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed";
+                                type: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
                                 /** Format: date-time */
                                 created_at: string;
                                 environment: "sandbox" | "live";
@@ -3307,10 +4229,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -3323,10 +4250,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -3377,7 +4309,7 @@ export interface paths {
                                  * @description An event type
                                  * @enum {unknown}
                                  */
-                                type: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed";
+                                type: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
                                 /** Format: date-time */
                                 created_at: string;
                                 environment: "sandbox" | "live";
@@ -3398,10 +4330,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -3414,10 +4351,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -3490,10 +4432,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -3506,10 +4453,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -3541,7 +4493,7 @@ export interface paths {
                          */
                         url: string;
                         /** @description Event types sent to the endpoint; ["*"] (the default) is every type, present and future. */
-                        event_types?: ("payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "*")[];
+                        event_types?: ("payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed" | "*")[];
                         description?: string;
                     };
                 };
@@ -3583,10 +4535,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -3599,10 +4556,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -3671,10 +4633,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -3687,10 +4654,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -3737,10 +4709,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -3753,10 +4730,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -3793,7 +4775,7 @@ export interface paths {
                          */
                         url?: string;
                         /** @description Event types sent to the endpoint; ["*"] (the default) is every type, present and future. */
-                        event_types?: ("payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "*")[];
+                        event_types?: ("payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed" | "*")[];
                         description?: string | null;
                         status?: "enabled" | "disabled";
                     };
@@ -3834,10 +4816,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -3850,10 +4837,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -3925,10 +4917,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -3941,10 +4938,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -3973,7 +4975,7 @@ export interface paths {
                     cursor?: string;
                     status?: "pending" | "delivered" | "failed";
                     /** @description An event type */
-                    event_type?: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed";
+                    event_type?: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
                     endpoint_id?: string;
                 };
                 header?: never;
@@ -4023,10 +5025,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -4039,10 +5046,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -4106,6 +5118,17 @@ export interface paths {
                                 created_at: string;
                                 delivered_at: string | null;
                                 next_attempt_at: string | null;
+                                /** @description The request as it is POSTed to the endpoint */
+                                request: {
+                                    /** @description The headers every attempt sends alike (content-type, user-agent, webhook-id). webhook-timestamp and webhook-signature are made at each attempt, from its own clock, and not kept. */
+                                    headers: {
+                                        [key: string]: string;
+                                    };
+                                    /** @description The raw body every attempt sends, byte for byte (what a signature covers); cut past 16384 characters. */
+                                    body: string;
+                                    /** @description Whether body is cut short */
+                                    body_truncated: boolean;
+                                };
                                 attempt_history: {
                                     attempt: number;
                                     url: string;
@@ -4126,10 +5149,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -4142,10 +5170,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -4225,10 +5258,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -4241,10 +5279,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -4252,6 +5295,118 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/webhooks/listen-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What `lastro listen` needs to forward events: its signing secret and where to start
+         * @description The CLI reads events with GET /v1/{env}/events?after=…&wait_ms=… and signs each one it forwards, as a delivery is signed (Standard Webhooks), with this secret. Nothing is stored: the secret is derived from the server master key, for this workspace and environment. Errors: 401 missing_credentials or invalid_credentials, 403 environment_mismatch.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description sandbox or live; test is an alias of sandbox */
+                    env: "sandbox" | "live" | "test";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+                             *       "workspace_id": "0193b3a0-8c7e-7d2a-9f10-3c4d5e6f7a8b",
+                             *       "environment": "sandbox",
+                             *       "start_after": "019ac1f2-3e00-7000-8000-000000000000"
+                             *     }
+                             */
+                            data: {
+                                /**
+                                 * @description whsec_… secret that `lastro listen` signs forwarded events with: the same for every listener of this workspace and environment, so a local receiver configured once keeps verifying across restarts.
+                                 * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+                                 */
+                                secret: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace whose events are forwarded
+                                 */
+                                workspace_id: string;
+                                /** @description The environment whose events are forwarded */
+                                environment: "sandbox" | "live";
+                                /**
+                                 * Format: uuid
+                                 * @description An event id to pass as `after` to GET /v1/{env}/events for the events from now on (taken from the server clock, not the listener one).
+                                 */
+                                start_after: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4309,10 +5464,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -4325,10 +5485,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -4393,10 +5558,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -4409,10 +5579,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -4465,10 +5640,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -4481,10 +5661,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -4572,7 +5757,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "pix_automatic" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -4625,10 +5810,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -4641,10 +5831,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -4727,7 +5922,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "pix_automatic" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -4780,10 +5975,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -4796,10 +5996,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -4868,7 +6073,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "pix_automatic" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -4921,10 +6126,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -4937,10 +6147,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -4994,10 +6209,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -5010,10 +6230,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -5069,10 +6294,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -5085,10 +6315,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -5164,7 +6399,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "pix_automatic" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -5217,10 +6452,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -5233,10 +6473,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -5297,7 +6542,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "pix_automatic" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -5350,10 +6595,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -5366,10 +6616,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -5430,7 +6685,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "pix_automatic" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -5483,10 +6738,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -5499,10 +6759,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -5569,7 +6834,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "pix_automatic" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -5622,10 +6887,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -5638,10 +6908,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -5702,7 +6977,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "pix_automatic" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -5755,10 +7030,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -5771,10 +7051,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -5847,7 +7132,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "pix_automatic" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -5900,10 +7185,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -5916,10 +7206,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -6011,10 +7306,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -6027,10 +7327,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -6113,10 +7418,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -6129,10 +7439,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -6214,10 +7529,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -6230,10 +7550,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -6326,10 +7651,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -6342,10 +7672,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -6429,10 +7764,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -6445,10 +7785,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -6530,10 +7875,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -6546,10 +7896,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -6644,10 +7999,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -6660,10 +8020,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -6742,10 +8107,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -6758,10 +8128,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -6876,10 +8251,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -6892,10 +8272,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -6964,10 +8349,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -6980,10 +8370,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -7052,10 +8447,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -7068,10 +8468,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -7141,10 +8546,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -7157,10 +8567,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -7282,10 +8697,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -7298,10 +8718,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -7376,7 +8801,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "pix_automatic" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -7429,10 +8854,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -7445,10 +8875,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -7547,10 +8982,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -7563,10 +9003,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -7671,10 +9116,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -7687,10 +9137,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -7769,10 +9224,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -7785,10 +9245,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -7871,10 +9336,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -7887,10 +9357,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -7965,10 +9440,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -7981,10 +9461,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -8049,7 +9534,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "pix_automatic" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -8102,10 +9587,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -8118,10 +9608,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -8190,10 +9685,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -8206,10 +9706,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -8274,10 +9779,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -8290,10 +9800,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -8360,10 +9875,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -8376,10 +9896,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -8468,7 +9993,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "pix_automatic" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -8521,10 +10046,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -8537,10 +10067,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -8614,7 +10149,7 @@ export interface paths {
                                  * @description kind of operation
                                  * @enum {unknown}
                                  */
-                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "pix_automatic" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
@@ -8667,10 +10202,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -8683,10 +10223,981 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Disputes (MED infractions) of this environment, newest first
+         * @description The disputes opened on PIX cash-ins of the workspace (a party-scoped key: of its party), newest first; cursor is the id of the last dispute seen. Filter by status, party_id or payment_id.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                    /** @description open (the amount is held, a defense may be sent until deadline_at), under_review (defense sent, the PSP decides), closed_returned (the money went back to the payer), closed_rejected (the hold was released) */
+                    status?: "open" | "under_review" | "closed_returned" | "closed_rejected";
+                    /** @description Only the disputes of this party */
+                    party_id?: string;
+                    /** @description Only the disputes of this payment */
+                    payment_id?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description sandbox or live; test is an alias of sandbox */
+                    env: "sandbox" | "live" | "test";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description The dispute id
+                                 */
+                                id: string;
+                                environment: "sandbox" | "live";
+                                /**
+                                 * Format: uuid
+                                 * @description The disputed PIX cash-in (kind pix_cash_in)
+                                 */
+                                payment_id: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The party the cash-in credited, whose balance holds the amount
+                                 */
+                                party_id: string;
+                                /**
+                                 * @description open (the amount is held, a defense may be sent until deadline_at), under_review (defense sent, the PSP decides), closed_returned (the money went back to the payer), closed_rejected (the hold was released)
+                                 * @enum {unknown}
+                                 */
+                                status: "open" | "under_review" | "closed_returned" | "closed_rejected";
+                                /** @description Why the payer's bank opened the infraction, as the PSP reports it */
+                                reason: string;
+                                /** @description The PSP's id of the infraction notice (Efí idInfracao) */
+                                infraction_id: string;
+                                /** @description The disputed amount, BRL minor units */
+                                amount_minor: string;
+                                /**
+                                 * @description Always BRL: PIX moves reais
+                                 * @enum {string}
+                                 */
+                                currency: "BRL";
+                                /** @description What the party’s available balance held of the amount when the dispute opened, moved to locked */
+                                held_minor: string;
+                                /** @description The part of the amount the balance could not cover (amount_minor − held_minor): nothing holds it; a return takes it as a debt of the party */
+                                unheld_minor: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the infraction was opened
+                                 */
+                                opened_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description The last moment a defense is taken (the PSP’s, else opened_at + 3 days)
+                                 */
+                                deadline_at: string;
+                                defense: {
+                                    /** @description The defense as sent to the PSP */
+                                    text: string;
+                                    /** @description References to the evidence (URLs or file ids) */
+                                    evidence: string[];
+                                    /**
+                                     * Format: date-time
+                                     * @description When the defense was recorded
+                                     */
+                                    submitted_at: string;
+                                } | null;
+                                closed_at: string | null;
+                                return_payment_id: string | null;
+                                /** @description The dispute.deadline_approaching notices sent so far (48h, 24h, 6h before deadline_at) */
+                                deadline_notices_sent: ("48h" | "24h" | "6h")[];
+                                /**
+                                 * Format: date-time
+                                 * @description When Lastro recorded the dispute
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Its last change
+                                 */
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/disputes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A dispute of this environment
+         * @description One dispute: its status, the amount held, the deadline for a defense and the defense sent. Another party’s dispute (for a party-scoped key) or another workspace’s is 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description sandbox or live; test is an alias of sandbox */
+                    env: "sandbox" | "live" | "test";
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description A MED infraction on a PIX cash-in: the disputed amount, its hold and the defense
+                             * @example {
+                             *       "id": "0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
+                             *       "environment": "sandbox",
+                             *       "payment_id": "0193a1b2-0000-7e5f-8a9b-0c1d2e3f4a5b",
+                             *       "party_id": "0193a1b2-1111-7e5f-8a9b-0c1d2e3f4a5b",
+                             *       "status": "open",
+                             *       "reason": "golpe",
+                             *       "infraction_id": "sbx_inf_Q2x8LrT0aV",
+                             *       "amount_minor": "10000",
+                             *       "currency": "BRL",
+                             *       "held_minor": "10000",
+                             *       "unheld_minor": "0",
+                             *       "opened_at": "2026-11-26T12:00:00.000Z",
+                             *       "deadline_at": "2026-11-29T12:00:00.000Z",
+                             *       "defense": null,
+                             *       "closed_at": null,
+                             *       "return_payment_id": null,
+                             *       "deadline_notices_sent": [],
+                             *       "created_at": "2026-11-26T12:00:00.000Z",
+                             *       "updated_at": "2026-11-26T12:00:00.000Z"
+                             *     }
+                             */
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description The dispute id
+                                 */
+                                id: string;
+                                environment: "sandbox" | "live";
+                                /**
+                                 * Format: uuid
+                                 * @description The disputed PIX cash-in (kind pix_cash_in)
+                                 */
+                                payment_id: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The party the cash-in credited, whose balance holds the amount
+                                 */
+                                party_id: string;
+                                /**
+                                 * @description open (the amount is held, a defense may be sent until deadline_at), under_review (defense sent, the PSP decides), closed_returned (the money went back to the payer), closed_rejected (the hold was released)
+                                 * @enum {unknown}
+                                 */
+                                status: "open" | "under_review" | "closed_returned" | "closed_rejected";
+                                /** @description Why the payer's bank opened the infraction, as the PSP reports it */
+                                reason: string;
+                                /** @description The PSP's id of the infraction notice (Efí idInfracao) */
+                                infraction_id: string;
+                                /** @description The disputed amount, BRL minor units */
+                                amount_minor: string;
+                                /**
+                                 * @description Always BRL: PIX moves reais
+                                 * @enum {string}
+                                 */
+                                currency: "BRL";
+                                /** @description What the party’s available balance held of the amount when the dispute opened, moved to locked */
+                                held_minor: string;
+                                /** @description The part of the amount the balance could not cover (amount_minor − held_minor): nothing holds it; a return takes it as a debt of the party */
+                                unheld_minor: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the infraction was opened
+                                 */
+                                opened_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description The last moment a defense is taken (the PSP’s, else opened_at + 3 days)
+                                 */
+                                deadline_at: string;
+                                defense: {
+                                    /** @description The defense as sent to the PSP */
+                                    text: string;
+                                    /** @description References to the evidence (URLs or file ids) */
+                                    evidence: string[];
+                                    /**
+                                     * Format: date-time
+                                     * @description When the defense was recorded
+                                     */
+                                    submitted_at: string;
+                                } | null;
+                                closed_at: string | null;
+                                return_payment_id: string | null;
+                                /** @description The dispute.deadline_approaching notices sent so far (48h, 24h, 6h before deadline_at) */
+                                deadline_notices_sent: ("48h" | "24h" | "6h")[];
+                                /**
+                                 * Format: date-time
+                                 * @description When Lastro recorded the dispute
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Its last change
+                                 */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/disputes/{id}/defense": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends the defense of an open dispute to the PSP
+         * @description Sends a defense (text and references to evidence) before deadline_at; the dispute becomes under_review and dispute.updated is sent. In live the PSP receives it first: a PSP that cannot be reached answers 503 provider_unavailable and nothing is recorded. The same defense sent again answers the dispute as it is; another one, or one after the deadline, is 422 invalid_state.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the write safe to retry: the same key and body replay the stored response (Idempotency-Replayed: true); another body is 409 idempotency_key_reuse. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description sandbox or live; test is an alias of sandbox */
+                    env: "sandbox" | "live" | "test";
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "text": "The buyer received order 7 on 2026-11-20; the invoice and the delivery receipt are attached.",
+                     *       "evidence": [
+                     *         "https://files.acme.com.br/pedido-7/nota-fiscal.pdf",
+                     *         "file_7Qx2"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Why the PIX was legitimate, as the PSP will read it (1 to 5000 characters) */
+                        text: string;
+                        /** @description At most 10 references to evidence: URLs or file ids */
+                        evidence?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description A MED infraction on a PIX cash-in: the disputed amount, its hold and the defense
+                             * @example {
+                             *       "id": "0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
+                             *       "environment": "sandbox",
+                             *       "payment_id": "0193a1b2-0000-7e5f-8a9b-0c1d2e3f4a5b",
+                             *       "party_id": "0193a1b2-1111-7e5f-8a9b-0c1d2e3f4a5b",
+                             *       "status": "open",
+                             *       "reason": "golpe",
+                             *       "infraction_id": "sbx_inf_Q2x8LrT0aV",
+                             *       "amount_minor": "10000",
+                             *       "currency": "BRL",
+                             *       "held_minor": "10000",
+                             *       "unheld_minor": "0",
+                             *       "opened_at": "2026-11-26T12:00:00.000Z",
+                             *       "deadline_at": "2026-11-29T12:00:00.000Z",
+                             *       "defense": null,
+                             *       "closed_at": null,
+                             *       "return_payment_id": null,
+                             *       "deadline_notices_sent": [],
+                             *       "created_at": "2026-11-26T12:00:00.000Z",
+                             *       "updated_at": "2026-11-26T12:00:00.000Z"
+                             *     }
+                             */
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description The dispute id
+                                 */
+                                id: string;
+                                environment: "sandbox" | "live";
+                                /**
+                                 * Format: uuid
+                                 * @description The disputed PIX cash-in (kind pix_cash_in)
+                                 */
+                                payment_id: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The party the cash-in credited, whose balance holds the amount
+                                 */
+                                party_id: string;
+                                /**
+                                 * @description open (the amount is held, a defense may be sent until deadline_at), under_review (defense sent, the PSP decides), closed_returned (the money went back to the payer), closed_rejected (the hold was released)
+                                 * @enum {unknown}
+                                 */
+                                status: "open" | "under_review" | "closed_returned" | "closed_rejected";
+                                /** @description Why the payer's bank opened the infraction, as the PSP reports it */
+                                reason: string;
+                                /** @description The PSP's id of the infraction notice (Efí idInfracao) */
+                                infraction_id: string;
+                                /** @description The disputed amount, BRL minor units */
+                                amount_minor: string;
+                                /**
+                                 * @description Always BRL: PIX moves reais
+                                 * @enum {string}
+                                 */
+                                currency: "BRL";
+                                /** @description What the party’s available balance held of the amount when the dispute opened, moved to locked */
+                                held_minor: string;
+                                /** @description The part of the amount the balance could not cover (amount_minor − held_minor): nothing holds it; a return takes it as a debt of the party */
+                                unheld_minor: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the infraction was opened
+                                 */
+                                opened_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description The last moment a defense is taken (the PSP’s, else opened_at + 3 days)
+                                 */
+                                deadline_at: string;
+                                defense: {
+                                    /** @description The defense as sent to the PSP */
+                                    text: string;
+                                    /** @description References to the evidence (URLs or file ids) */
+                                    evidence: string[];
+                                    /**
+                                     * Format: date-time
+                                     * @description When the defense was recorded
+                                     */
+                                    submitted_at: string;
+                                } | null;
+                                closed_at: string | null;
+                                return_payment_id: string | null;
+                                /** @description The dispute.deadline_approaching notices sent so far (48h, 24h, 6h before deadline_at) */
+                                deadline_notices_sent: ("48h" | "24h" | "6h")[];
+                                /**
+                                 * Format: date-time
+                                 * @description When Lastro recorded the dispute
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Its last change
+                                 */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/simulate/payments/{id}/dispute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payer's bank opens a MED infraction on this paid PIX cash-in: a dispute holds the amount
+         * @description Sandbox only. Opens a dispute on a completed pix_cash_in, as the PSP’s infraction notice would: the amount (all of the cash-in unless amount_minor) moves from the party’s available BRL to locked, as far as available goes (held_minor), and dispute.opened is sent. A payment with an open dispute is 409 conflict.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the write safe to retry: the same key and body replay the stored response (Idempotency-Replayed: true); another body is 409 idempotency_key_reuse. */
+                    "idempotency-key"?: string;
+                    /** @description Act on one of your own sub-accounts (workspace-level callers only). */
+                    "x-subaccount-id"?: string;
+                };
+                path: {
+                    /** @description sandbox only; test is its alias */
+                    env: "sandbox" | "test";
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "amount_minor": "10000",
+                     *       "reason": "golpe"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description The disputed amount; the whole cash-in when left out
+                         * @example 1050
+                         */
+                        amount_minor?: string;
+                        /** @description The infraction’s reason; golpe when left out */
+                        reason?: string;
+                        /**
+                         * Format: date-time
+                         * @description The defense deadline the PSP gives; opened_at + 3 days when left out
+                         */
+                        deadline_at?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description A MED infraction on a PIX cash-in: the disputed amount, its hold and the defense
+                             * @example {
+                             *       "id": "0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
+                             *       "environment": "sandbox",
+                             *       "payment_id": "0193a1b2-0000-7e5f-8a9b-0c1d2e3f4a5b",
+                             *       "party_id": "0193a1b2-1111-7e5f-8a9b-0c1d2e3f4a5b",
+                             *       "status": "open",
+                             *       "reason": "golpe",
+                             *       "infraction_id": "sbx_inf_Q2x8LrT0aV",
+                             *       "amount_minor": "10000",
+                             *       "currency": "BRL",
+                             *       "held_minor": "10000",
+                             *       "unheld_minor": "0",
+                             *       "opened_at": "2026-11-26T12:00:00.000Z",
+                             *       "deadline_at": "2026-11-29T12:00:00.000Z",
+                             *       "defense": null,
+                             *       "closed_at": null,
+                             *       "return_payment_id": null,
+                             *       "deadline_notices_sent": [],
+                             *       "created_at": "2026-11-26T12:00:00.000Z",
+                             *       "updated_at": "2026-11-26T12:00:00.000Z"
+                             *     }
+                             */
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description The dispute id
+                                 */
+                                id: string;
+                                environment: "sandbox" | "live";
+                                /**
+                                 * Format: uuid
+                                 * @description The disputed PIX cash-in (kind pix_cash_in)
+                                 */
+                                payment_id: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The party the cash-in credited, whose balance holds the amount
+                                 */
+                                party_id: string;
+                                /**
+                                 * @description open (the amount is held, a defense may be sent until deadline_at), under_review (defense sent, the PSP decides), closed_returned (the money went back to the payer), closed_rejected (the hold was released)
+                                 * @enum {unknown}
+                                 */
+                                status: "open" | "under_review" | "closed_returned" | "closed_rejected";
+                                /** @description Why the payer's bank opened the infraction, as the PSP reports it */
+                                reason: string;
+                                /** @description The PSP's id of the infraction notice (Efí idInfracao) */
+                                infraction_id: string;
+                                /** @description The disputed amount, BRL minor units */
+                                amount_minor: string;
+                                /**
+                                 * @description Always BRL: PIX moves reais
+                                 * @enum {string}
+                                 */
+                                currency: "BRL";
+                                /** @description What the party’s available balance held of the amount when the dispute opened, moved to locked */
+                                held_minor: string;
+                                /** @description The part of the amount the balance could not cover (amount_minor − held_minor): nothing holds it; a return takes it as a debt of the party */
+                                unheld_minor: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the infraction was opened
+                                 */
+                                opened_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description The last moment a defense is taken (the PSP’s, else opened_at + 3 days)
+                                 */
+                                deadline_at: string;
+                                defense: {
+                                    /** @description The defense as sent to the PSP */
+                                    text: string;
+                                    /** @description References to the evidence (URLs or file ids) */
+                                    evidence: string[];
+                                    /**
+                                     * Format: date-time
+                                     * @description When the defense was recorded
+                                     */
+                                    submitted_at: string;
+                                } | null;
+                                closed_at: string | null;
+                                return_payment_id: string | null;
+                                /** @description The dispute.deadline_approaching notices sent so far (48h, 24h, 6h before deadline_at) */
+                                deadline_notices_sent: ("48h" | "24h" | "6h")[];
+                                /**
+                                 * Format: date-time
+                                 * @description When Lastro recorded the dispute
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Its last change
+                                 */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/simulate/disputes/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The PSP decides a dispute: returned to the payer or rejected
+         * @description Sandbox only. returned: the hold goes back to available and the MED return flow takes the amount (a pix_med_return payment; what the party cannot cover it owes); rejected: the hold goes back to available. dispute.closed is sent. Closing again with the same outcome answers the dispute as it is; the other outcome is 422 invalid_state.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the write safe to retry: the same key and body replay the stored response (Idempotency-Replayed: true); another body is 409 idempotency_key_reuse. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description sandbox only; test is its alias */
+                    env: "sandbox" | "test";
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "outcome": "rejected"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description returned: the money goes back to the payer (MED return); rejected: the hold is released
+                         * @enum {unknown}
+                         */
+                        outcome: "returned" | "rejected";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description A MED infraction on a PIX cash-in: the disputed amount, its hold and the defense
+                             * @example {
+                             *       "id": "0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
+                             *       "environment": "sandbox",
+                             *       "payment_id": "0193a1b2-0000-7e5f-8a9b-0c1d2e3f4a5b",
+                             *       "party_id": "0193a1b2-1111-7e5f-8a9b-0c1d2e3f4a5b",
+                             *       "status": "open",
+                             *       "reason": "golpe",
+                             *       "infraction_id": "sbx_inf_Q2x8LrT0aV",
+                             *       "amount_minor": "10000",
+                             *       "currency": "BRL",
+                             *       "held_minor": "10000",
+                             *       "unheld_minor": "0",
+                             *       "opened_at": "2026-11-26T12:00:00.000Z",
+                             *       "deadline_at": "2026-11-29T12:00:00.000Z",
+                             *       "defense": null,
+                             *       "closed_at": null,
+                             *       "return_payment_id": null,
+                             *       "deadline_notices_sent": [],
+                             *       "created_at": "2026-11-26T12:00:00.000Z",
+                             *       "updated_at": "2026-11-26T12:00:00.000Z"
+                             *     }
+                             */
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description The dispute id
+                                 */
+                                id: string;
+                                environment: "sandbox" | "live";
+                                /**
+                                 * Format: uuid
+                                 * @description The disputed PIX cash-in (kind pix_cash_in)
+                                 */
+                                payment_id: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The party the cash-in credited, whose balance holds the amount
+                                 */
+                                party_id: string;
+                                /**
+                                 * @description open (the amount is held, a defense may be sent until deadline_at), under_review (defense sent, the PSP decides), closed_returned (the money went back to the payer), closed_rejected (the hold was released)
+                                 * @enum {unknown}
+                                 */
+                                status: "open" | "under_review" | "closed_returned" | "closed_rejected";
+                                /** @description Why the payer's bank opened the infraction, as the PSP reports it */
+                                reason: string;
+                                /** @description The PSP's id of the infraction notice (Efí idInfracao) */
+                                infraction_id: string;
+                                /** @description The disputed amount, BRL minor units */
+                                amount_minor: string;
+                                /**
+                                 * @description Always BRL: PIX moves reais
+                                 * @enum {string}
+                                 */
+                                currency: "BRL";
+                                /** @description What the party’s available balance held of the amount when the dispute opened, moved to locked */
+                                held_minor: string;
+                                /** @description The part of the amount the balance could not cover (amount_minor − held_minor): nothing holds it; a return takes it as a debt of the party */
+                                unheld_minor: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the infraction was opened
+                                 */
+                                opened_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description The last moment a defense is taken (the PSP’s, else opened_at + 3 days)
+                                 */
+                                deadline_at: string;
+                                defense: {
+                                    /** @description The defense as sent to the PSP */
+                                    text: string;
+                                    /** @description References to the evidence (URLs or file ids) */
+                                    evidence: string[];
+                                    /**
+                                     * Format: date-time
+                                     * @description When the defense was recorded
+                                     */
+                                    submitted_at: string;
+                                } | null;
+                                closed_at: string | null;
+                                return_payment_id: string | null;
+                                /** @description The dispute.deadline_approaching notices sent so far (48h, 24h, 6h before deadline_at) */
+                                deadline_notices_sent: ("48h" | "24h" | "6h")[];
+                                /**
+                                 * Format: date-time
+                                 * @description When Lastro recorded the dispute
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Its last change
+                                 */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -8785,10 +11296,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -8801,10 +11317,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -8928,10 +11449,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -8944,10 +11470,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -9014,7 +11545,7 @@ export interface paths {
                                      * @description kind of operation
                                      * @enum {unknown}
                                      */
-                                    kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                                    kind: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "pix_automatic" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
                                     /**
                                      * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                      * @enum {unknown}
@@ -9071,10 +11602,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -9087,10 +11623,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -9188,10 +11729,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -9204,10 +11750,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -9320,10 +11871,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -9336,10 +11892,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -9401,10 +11962,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -9417,10 +11983,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -9488,10 +12059,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -9504,10 +12080,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -9657,10 +12238,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -9673,10 +12259,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -9738,10 +12329,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -9754,10 +12350,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
                             error: string;
+                            /** @description What went wrong, in a sentence for a person. */
                             message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
                             details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
                                 field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
                                 issue: string;
                             }[];
                         };
@@ -9767,6 +12368,3013 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pix Automático subscriptions, newest first; cursor is the id of the last one seen
+         * @description A party-scoped key sees its party’s only. Errors: 400 invalid_request (limit, cursor, status), 403 forbidden (another party), 404 not_found (party).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                    /** @description Only this party’s subscriptions. */
+                    party_id?: string;
+                    /** @description Only subscriptions in this status. */
+                    status?: "pending_authorisation" | "active" | "refused" | "cancelled" | "expired" | "completed";
+                };
+                header?: never;
+                path: {
+                    /** @description sandbox or live; test is an alias of sandbox */
+                    env: "sandbox" | "live" | "test";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "id": "01930000-0000-7000-8000-000000000001",
+                         *           "workspace_id": "01930000-0000-7000-8000-000000000002",
+                         *           "environment": "sandbox",
+                         *           "party_id": "01930000-0000-7000-8000-000000000003",
+                         *           "status": "active",
+                         *           "debtor": {
+                         *             "name": "Fulano de Tal",
+                         *             "document": "*********25",
+                         *             "document_type": "cpf"
+                         *           },
+                         *           "amount_minor": "3500",
+                         *           "minimum_minor": null,
+                         *           "currency": "BRL",
+                         *           "frequency": "monthly",
+                         *           "start_date": "2027-01-10",
+                         *           "end_date": null,
+                         *           "retry_policy": "three_in_seven_days",
+                         *           "description": "Streaming mensal",
+                         *           "cancelled_by": null,
+                         *           "next_due_date": "2027-02-10",
+                         *           "cycles_paid": 1,
+                         *           "metadata": {},
+                         *           "authorised_at": "2027-01-02T12:00:00.000Z",
+                         *           "created_at": "2027-01-01T12:00:00.000Z",
+                         *           "updated_at": "2027-01-02T12:00:00.000Z"
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description The subscription’s id.
+                                 */
+                                id: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace it belongs to.
+                                 */
+                                workspace_id: string;
+                                environment: "sandbox" | "live";
+                                /**
+                                 * Format: uuid
+                                 * @description The party credited with each paid cycle.
+                                 */
+                                party_id: string;
+                                /**
+                                 * @description pending_authorisation → active → cancelled, expired or completed; refused when the payer declines.
+                                 * @enum {unknown}
+                                 */
+                                status: "pending_authorisation" | "active" | "refused" | "cancelled" | "expired" | "completed";
+                                /** @description Who pays. */
+                                debtor: {
+                                    /** @description The payer’s name. */
+                                    name: string;
+                                    /** @description The payer’s CPF or CNPJ, all but its last two characters hidden. */
+                                    document: string;
+                                    /**
+                                     * @description cpf or cnpj.
+                                     * @enum {unknown}
+                                     */
+                                    document_type: "cpf" | "cnpj";
+                                };
+                                amount_minor: string | null;
+                                minimum_minor: string | null;
+                                /**
+                                 * @description Always BRL.
+                                 * @enum {string}
+                                 */
+                                currency: "BRL";
+                                /**
+                                 * @description How often a cycle falls due.
+                                 * @enum {unknown}
+                                 */
+                                frequency: "weekly" | "monthly" | "quarterly" | "semiannual" | "annual";
+                                /** @description Due date of the first cycle. */
+                                start_date: string;
+                                end_date: string | null;
+                                /**
+                                 * @description Retries after a failed payment.
+                                 * @enum {unknown}
+                                 */
+                                retry_policy: "none" | "three_in_seven_days";
+                                description: string | null;
+                                cancelled_by: ("receiver" | "payer") | null;
+                                next_due_date: string | null;
+                                /** @description Cycles paid so far. */
+                                cycles_paid: number;
+                                metadata: {
+                                    [key: string]: unknown;
+                                };
+                                authorised_at: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When it was created.
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When its status last changed.
+                                 */
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a Pix Automático subscription for the payer to authorise
+         * @description A recurrence (BCB API Pix POST /rec): a fixed amount_minor or a variable amount above minimum_minor, due every week, month, quarter, half-year or year from start_date until end_date or cancellation. It starts pending_authorisation; once the payer authorises it at their PSP, each cycle is charged 5 days before it falls due and credited to party_id when paid. Errors: 400 invalid_request (a field; both or neither amount; a bad CPF/CNPJ; start_date sooner than 2 days), 400 invalid_amount (not above the cash-in fee), 403 forbidden (another party), 404 not_found (party), 503 provider_unavailable (live PSP).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the write safe to retry: the same key and body replay the stored response (Idempotency-Replayed: true); another body is 409 idempotency_key_reuse. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description sandbox or live; test is an alias of sandbox */
+                    env: "sandbox" | "live" | "test";
+                };
+                cookie?: never;
+            };
+            /** @description A Pix Automático recurrence for the payer to authorise at their PSP. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "debtor": {
+                     *         "name": "Fulano de Tal",
+                     *         "document": "52998224725"
+                     *       },
+                     *       "amount_minor": "3500",
+                     *       "frequency": "monthly",
+                     *       "start_date": "2027-01-10",
+                     *       "retry_policy": "three_in_seven_days",
+                     *       "description": "Streaming mensal"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The party credited with each paid cycle; the key’s party, else the workspace’s default.
+                         */
+                        party_id?: string;
+                        /** @description Who pays each cycle: the account holder who authorises the recurrence at their PSP. */
+                        debtor: {
+                            /** @description The payer, as their PSP shows the authorisation (vinculo.devedor.nome). */
+                            name: string;
+                            /**
+                             * @description The payer’s CPF (11 digits) or CNPJ (14); punctuation is ignored. Shown masked.
+                             * @example 52998224725
+                             */
+                            document: string;
+                        };
+                        /**
+                         * @description Fixed amount of every cycle, in centavos (valorRec). Exactly one of amount_minor or minimum_minor.
+                         * @example 1050
+                         */
+                        amount_minor?: string;
+                        /**
+                         * @description Variable amount: the floor the payer’s maximum may not go below (valorMinimoRecebedor); each cycle is charged this amount.
+                         * @example 1050
+                         */
+                        minimum_minor?: string;
+                        /**
+                         * @description How often a cycle falls due (periodicidade: SEMANAL, MENSAL, TRIMESTRAL, SEMESTRAL, ANUAL).
+                         * @enum {unknown}
+                         */
+                        frequency: "weekly" | "monthly" | "quarterly" | "semiannual" | "annual";
+                        /**
+                         * Format: date
+                         * @description Due date of the first cycle (dataInicial), at least 2 days after today (São Paulo).
+                         * @example 2027-01-10
+                         */
+                        start_date: string;
+                        /**
+                         * Format: date
+                         * @description Last day a cycle may fall due (dataFinal); none: until cancelled.
+                         * @example 2027-01-10
+                         */
+                        end_date?: string;
+                        /**
+                         * @description After a failed payment on the due date: none (NAO_PERMITE), or up to 3 retries within 7 days (PERMITE_3R_7D). Default none.
+                         * @enum {unknown}
+                         */
+                        retry_policy?: "none" | "three_in_seven_days";
+                        /** @description What the payer sees the payments are for (vinculo.objeto). */
+                        description?: string;
+                        /** @description Your own key-value pairs: at most 50 keys of 1 to 40 characters; a value is a string of at most 500 characters, or a number, boolean, null, array or object of at most 500 characters as JSON, nesting at most 3 levels. */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "01930000-0000-7000-8000-000000000001",
+                         *         "workspace_id": "01930000-0000-7000-8000-000000000002",
+                         *         "environment": "sandbox",
+                         *         "party_id": "01930000-0000-7000-8000-000000000003",
+                         *         "status": "pending_authorisation",
+                         *         "debtor": {
+                         *           "name": "Fulano de Tal",
+                         *           "document": "*********25",
+                         *           "document_type": "cpf"
+                         *         },
+                         *         "amount_minor": "3500",
+                         *         "minimum_minor": null,
+                         *         "currency": "BRL",
+                         *         "frequency": "monthly",
+                         *         "start_date": "2027-01-10",
+                         *         "end_date": null,
+                         *         "retry_policy": "three_in_seven_days",
+                         *         "description": "Streaming mensal",
+                         *         "cancelled_by": null,
+                         *         "next_due_date": "2027-01-10",
+                         *         "cycles_paid": 0,
+                         *         "metadata": {},
+                         *         "authorised_at": null,
+                         *         "created_at": "2027-01-01T12:00:00.000Z",
+                         *         "updated_at": "2027-01-02T12:00:00.000Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @description A Pix Automático subscription (a recurrence, BCB API Pix /rec).
+                             * @example {
+                             *       "id": "01930000-0000-7000-8000-000000000001",
+                             *       "workspace_id": "01930000-0000-7000-8000-000000000002",
+                             *       "environment": "sandbox",
+                             *       "party_id": "01930000-0000-7000-8000-000000000003",
+                             *       "status": "active",
+                             *       "debtor": {
+                             *         "name": "Fulano de Tal",
+                             *         "document": "*********25",
+                             *         "document_type": "cpf"
+                             *       },
+                             *       "amount_minor": "3500",
+                             *       "minimum_minor": null,
+                             *       "currency": "BRL",
+                             *       "frequency": "monthly",
+                             *       "start_date": "2027-01-10",
+                             *       "end_date": null,
+                             *       "retry_policy": "three_in_seven_days",
+                             *       "description": "Streaming mensal",
+                             *       "cancelled_by": null,
+                             *       "next_due_date": "2027-02-10",
+                             *       "cycles_paid": 1,
+                             *       "metadata": {},
+                             *       "authorised_at": "2027-01-02T12:00:00.000Z",
+                             *       "created_at": "2027-01-01T12:00:00.000Z",
+                             *       "updated_at": "2027-01-02T12:00:00.000Z"
+                             *     }
+                             */
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description The subscription’s id.
+                                 */
+                                id: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace it belongs to.
+                                 */
+                                workspace_id: string;
+                                environment: "sandbox" | "live";
+                                /**
+                                 * Format: uuid
+                                 * @description The party credited with each paid cycle.
+                                 */
+                                party_id: string;
+                                /**
+                                 * @description pending_authorisation → active → cancelled, expired or completed; refused when the payer declines.
+                                 * @enum {unknown}
+                                 */
+                                status: "pending_authorisation" | "active" | "refused" | "cancelled" | "expired" | "completed";
+                                /** @description Who pays. */
+                                debtor: {
+                                    /** @description The payer’s name. */
+                                    name: string;
+                                    /** @description The payer’s CPF or CNPJ, all but its last two characters hidden. */
+                                    document: string;
+                                    /**
+                                     * @description cpf or cnpj.
+                                     * @enum {unknown}
+                                     */
+                                    document_type: "cpf" | "cnpj";
+                                };
+                                amount_minor: string | null;
+                                minimum_minor: string | null;
+                                /**
+                                 * @description Always BRL.
+                                 * @enum {string}
+                                 */
+                                currency: "BRL";
+                                /**
+                                 * @description How often a cycle falls due.
+                                 * @enum {unknown}
+                                 */
+                                frequency: "weekly" | "monthly" | "quarterly" | "semiannual" | "annual";
+                                /** @description Due date of the first cycle. */
+                                start_date: string;
+                                end_date: string | null;
+                                /**
+                                 * @description Retries after a failed payment.
+                                 * @enum {unknown}
+                                 */
+                                retry_policy: "none" | "three_in_seven_days";
+                                description: string | null;
+                                cancelled_by: ("receiver" | "payer") | null;
+                                next_due_date: string | null;
+                                /** @description Cycles paid so far. */
+                                cycles_paid: number;
+                                metadata: {
+                                    [key: string]: unknown;
+                                };
+                                authorised_at: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When it was created.
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When its status last changed.
+                                 */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_request`, `invalid_amount`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "invalid_amount" | "workspace_id_required";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `provider_unavailable`, `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "provider_unavailable" | "database_unavailable" | "overloaded";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One Pix Automático subscription, with its next due date and the cycles paid
+         * @description Errors: 404 not_found (no such subscription in the workspace, or another party’s).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description sandbox or live; test is an alias of sandbox */
+                    env: "sandbox" | "live" | "test";
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "01930000-0000-7000-8000-000000000001",
+                         *         "workspace_id": "01930000-0000-7000-8000-000000000002",
+                         *         "environment": "sandbox",
+                         *         "party_id": "01930000-0000-7000-8000-000000000003",
+                         *         "status": "active",
+                         *         "debtor": {
+                         *           "name": "Fulano de Tal",
+                         *           "document": "*********25",
+                         *           "document_type": "cpf"
+                         *         },
+                         *         "amount_minor": "3500",
+                         *         "minimum_minor": null,
+                         *         "currency": "BRL",
+                         *         "frequency": "monthly",
+                         *         "start_date": "2027-01-10",
+                         *         "end_date": null,
+                         *         "retry_policy": "three_in_seven_days",
+                         *         "description": "Streaming mensal",
+                         *         "cancelled_by": null,
+                         *         "next_due_date": "2027-02-10",
+                         *         "cycles_paid": 1,
+                         *         "metadata": {},
+                         *         "authorised_at": "2027-01-02T12:00:00.000Z",
+                         *         "created_at": "2027-01-01T12:00:00.000Z",
+                         *         "updated_at": "2027-01-02T12:00:00.000Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @description A Pix Automático subscription (a recurrence, BCB API Pix /rec).
+                             * @example {
+                             *       "id": "01930000-0000-7000-8000-000000000001",
+                             *       "workspace_id": "01930000-0000-7000-8000-000000000002",
+                             *       "environment": "sandbox",
+                             *       "party_id": "01930000-0000-7000-8000-000000000003",
+                             *       "status": "active",
+                             *       "debtor": {
+                             *         "name": "Fulano de Tal",
+                             *         "document": "*********25",
+                             *         "document_type": "cpf"
+                             *       },
+                             *       "amount_minor": "3500",
+                             *       "minimum_minor": null,
+                             *       "currency": "BRL",
+                             *       "frequency": "monthly",
+                             *       "start_date": "2027-01-10",
+                             *       "end_date": null,
+                             *       "retry_policy": "three_in_seven_days",
+                             *       "description": "Streaming mensal",
+                             *       "cancelled_by": null,
+                             *       "next_due_date": "2027-02-10",
+                             *       "cycles_paid": 1,
+                             *       "metadata": {},
+                             *       "authorised_at": "2027-01-02T12:00:00.000Z",
+                             *       "created_at": "2027-01-01T12:00:00.000Z",
+                             *       "updated_at": "2027-01-02T12:00:00.000Z"
+                             *     }
+                             */
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description The subscription’s id.
+                                 */
+                                id: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace it belongs to.
+                                 */
+                                workspace_id: string;
+                                environment: "sandbox" | "live";
+                                /**
+                                 * Format: uuid
+                                 * @description The party credited with each paid cycle.
+                                 */
+                                party_id: string;
+                                /**
+                                 * @description pending_authorisation → active → cancelled, expired or completed; refused when the payer declines.
+                                 * @enum {unknown}
+                                 */
+                                status: "pending_authorisation" | "active" | "refused" | "cancelled" | "expired" | "completed";
+                                /** @description Who pays. */
+                                debtor: {
+                                    /** @description The payer’s name. */
+                                    name: string;
+                                    /** @description The payer’s CPF or CNPJ, all but its last two characters hidden. */
+                                    document: string;
+                                    /**
+                                     * @description cpf or cnpj.
+                                     * @enum {unknown}
+                                     */
+                                    document_type: "cpf" | "cnpj";
+                                };
+                                amount_minor: string | null;
+                                minimum_minor: string | null;
+                                /**
+                                 * @description Always BRL.
+                                 * @enum {string}
+                                 */
+                                currency: "BRL";
+                                /**
+                                 * @description How often a cycle falls due.
+                                 * @enum {unknown}
+                                 */
+                                frequency: "weekly" | "monthly" | "quarterly" | "semiannual" | "annual";
+                                /** @description Due date of the first cycle. */
+                                start_date: string;
+                                end_date: string | null;
+                                /**
+                                 * @description Retries after a failed payment.
+                                 * @enum {unknown}
+                                 */
+                                retry_policy: "none" | "three_in_seven_days";
+                                description: string | null;
+                                cancelled_by: ("receiver" | "payer") | null;
+                                next_due_date: string | null;
+                                /** @description Cycles paid so far. */
+                                cycles_paid: number;
+                                metadata: {
+                                    [key: string]: unknown;
+                                };
+                                authorised_at: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When it was created.
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When its status last changed.
+                                 */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/subscriptions/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a Pix Automático subscription: no cycle is charged after it
+         * @description The receiver cancels (live: PATCH /rec/{idRec} status CANCELADA at the PSP); the cycles not yet paid are cancelled and their payments expire. Errors: 404 not_found, 422 invalid_state (already refused, cancelled, expired or completed), 503 provider_unavailable (live PSP).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the write safe to retry: the same key and body replay the stored response (Idempotency-Replayed: true); another body is 409 idempotency_key_reuse. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description sandbox or live; test is an alias of sandbox */
+                    env: "sandbox" | "live" | "test";
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "01930000-0000-7000-8000-000000000001",
+                         *         "workspace_id": "01930000-0000-7000-8000-000000000002",
+                         *         "environment": "sandbox",
+                         *         "party_id": "01930000-0000-7000-8000-000000000003",
+                         *         "status": "cancelled",
+                         *         "debtor": {
+                         *           "name": "Fulano de Tal",
+                         *           "document": "*********25",
+                         *           "document_type": "cpf"
+                         *         },
+                         *         "amount_minor": "3500",
+                         *         "minimum_minor": null,
+                         *         "currency": "BRL",
+                         *         "frequency": "monthly",
+                         *         "start_date": "2027-01-10",
+                         *         "end_date": null,
+                         *         "retry_policy": "three_in_seven_days",
+                         *         "description": "Streaming mensal",
+                         *         "cancelled_by": "receiver",
+                         *         "next_due_date": null,
+                         *         "cycles_paid": 1,
+                         *         "metadata": {},
+                         *         "authorised_at": "2027-01-02T12:00:00.000Z",
+                         *         "created_at": "2027-01-01T12:00:00.000Z",
+                         *         "updated_at": "2027-01-02T12:00:00.000Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @description A Pix Automático subscription (a recurrence, BCB API Pix /rec).
+                             * @example {
+                             *       "id": "01930000-0000-7000-8000-000000000001",
+                             *       "workspace_id": "01930000-0000-7000-8000-000000000002",
+                             *       "environment": "sandbox",
+                             *       "party_id": "01930000-0000-7000-8000-000000000003",
+                             *       "status": "active",
+                             *       "debtor": {
+                             *         "name": "Fulano de Tal",
+                             *         "document": "*********25",
+                             *         "document_type": "cpf"
+                             *       },
+                             *       "amount_minor": "3500",
+                             *       "minimum_minor": null,
+                             *       "currency": "BRL",
+                             *       "frequency": "monthly",
+                             *       "start_date": "2027-01-10",
+                             *       "end_date": null,
+                             *       "retry_policy": "three_in_seven_days",
+                             *       "description": "Streaming mensal",
+                             *       "cancelled_by": null,
+                             *       "next_due_date": "2027-02-10",
+                             *       "cycles_paid": 1,
+                             *       "metadata": {},
+                             *       "authorised_at": "2027-01-02T12:00:00.000Z",
+                             *       "created_at": "2027-01-01T12:00:00.000Z",
+                             *       "updated_at": "2027-01-02T12:00:00.000Z"
+                             *     }
+                             */
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description The subscription’s id.
+                                 */
+                                id: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace it belongs to.
+                                 */
+                                workspace_id: string;
+                                environment: "sandbox" | "live";
+                                /**
+                                 * Format: uuid
+                                 * @description The party credited with each paid cycle.
+                                 */
+                                party_id: string;
+                                /**
+                                 * @description pending_authorisation → active → cancelled, expired or completed; refused when the payer declines.
+                                 * @enum {unknown}
+                                 */
+                                status: "pending_authorisation" | "active" | "refused" | "cancelled" | "expired" | "completed";
+                                /** @description Who pays. */
+                                debtor: {
+                                    /** @description The payer’s name. */
+                                    name: string;
+                                    /** @description The payer’s CPF or CNPJ, all but its last two characters hidden. */
+                                    document: string;
+                                    /**
+                                     * @description cpf or cnpj.
+                                     * @enum {unknown}
+                                     */
+                                    document_type: "cpf" | "cnpj";
+                                };
+                                amount_minor: string | null;
+                                minimum_minor: string | null;
+                                /**
+                                 * @description Always BRL.
+                                 * @enum {string}
+                                 */
+                                currency: "BRL";
+                                /**
+                                 * @description How often a cycle falls due.
+                                 * @enum {unknown}
+                                 */
+                                frequency: "weekly" | "monthly" | "quarterly" | "semiannual" | "annual";
+                                /** @description Due date of the first cycle. */
+                                start_date: string;
+                                end_date: string | null;
+                                /**
+                                 * @description Retries after a failed payment.
+                                 * @enum {unknown}
+                                 */
+                                retry_policy: "none" | "three_in_seven_days";
+                                description: string | null;
+                                cancelled_by: ("receiver" | "payer") | null;
+                                next_due_date: string | null;
+                                /** @description Cycles paid so far. */
+                                cycles_paid: number;
+                                metadata: {
+                                    [key: string]: unknown;
+                                };
+                                authorised_at: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When it was created.
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When its status last changed.
+                                 */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `invalid_state` (see the errors guide, /docs/guides/errors) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_state";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `provider_unavailable`, `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "provider_unavailable" | "database_unavailable" | "overloaded";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/simulate/subscriptions/{id}/authorise": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox only: the payer authorises (approve true) or refuses a subscription at their PSP
+         * @description Moves a pending_authorisation subscription to active (subscription.authorised) or refused (subscription.refused). Errors: 400 invalid_request, 404 not_found, 422 invalid_state (not pending_authorisation).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the write safe to retry: the same key and body replay the stored response (Idempotency-Replayed: true); another body is 409 idempotency_key_reuse. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description sandbox only; test is its alias */
+                    env: "sandbox" | "test";
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description The payer’s answer, as their PSP would give it. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "approve": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description true: the payer authorises (APROVADA); false: declines (REJEITADA). */
+                        approve: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "01930000-0000-7000-8000-000000000001",
+                         *         "workspace_id": "01930000-0000-7000-8000-000000000002",
+                         *         "environment": "sandbox",
+                         *         "party_id": "01930000-0000-7000-8000-000000000003",
+                         *         "status": "active",
+                         *         "debtor": {
+                         *           "name": "Fulano de Tal",
+                         *           "document": "*********25",
+                         *           "document_type": "cpf"
+                         *         },
+                         *         "amount_minor": "3500",
+                         *         "minimum_minor": null,
+                         *         "currency": "BRL",
+                         *         "frequency": "monthly",
+                         *         "start_date": "2027-01-10",
+                         *         "end_date": null,
+                         *         "retry_policy": "three_in_seven_days",
+                         *         "description": "Streaming mensal",
+                         *         "cancelled_by": null,
+                         *         "next_due_date": "2027-02-10",
+                         *         "cycles_paid": 1,
+                         *         "metadata": {},
+                         *         "authorised_at": "2027-01-02T12:00:00.000Z",
+                         *         "created_at": "2027-01-01T12:00:00.000Z",
+                         *         "updated_at": "2027-01-02T12:00:00.000Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @description A Pix Automático subscription (a recurrence, BCB API Pix /rec).
+                             * @example {
+                             *       "id": "01930000-0000-7000-8000-000000000001",
+                             *       "workspace_id": "01930000-0000-7000-8000-000000000002",
+                             *       "environment": "sandbox",
+                             *       "party_id": "01930000-0000-7000-8000-000000000003",
+                             *       "status": "active",
+                             *       "debtor": {
+                             *         "name": "Fulano de Tal",
+                             *         "document": "*********25",
+                             *         "document_type": "cpf"
+                             *       },
+                             *       "amount_minor": "3500",
+                             *       "minimum_minor": null,
+                             *       "currency": "BRL",
+                             *       "frequency": "monthly",
+                             *       "start_date": "2027-01-10",
+                             *       "end_date": null,
+                             *       "retry_policy": "three_in_seven_days",
+                             *       "description": "Streaming mensal",
+                             *       "cancelled_by": null,
+                             *       "next_due_date": "2027-02-10",
+                             *       "cycles_paid": 1,
+                             *       "metadata": {},
+                             *       "authorised_at": "2027-01-02T12:00:00.000Z",
+                             *       "created_at": "2027-01-01T12:00:00.000Z",
+                             *       "updated_at": "2027-01-02T12:00:00.000Z"
+                             *     }
+                             */
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description The subscription’s id.
+                                 */
+                                id: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace it belongs to.
+                                 */
+                                workspace_id: string;
+                                environment: "sandbox" | "live";
+                                /**
+                                 * Format: uuid
+                                 * @description The party credited with each paid cycle.
+                                 */
+                                party_id: string;
+                                /**
+                                 * @description pending_authorisation → active → cancelled, expired or completed; refused when the payer declines.
+                                 * @enum {unknown}
+                                 */
+                                status: "pending_authorisation" | "active" | "refused" | "cancelled" | "expired" | "completed";
+                                /** @description Who pays. */
+                                debtor: {
+                                    /** @description The payer’s name. */
+                                    name: string;
+                                    /** @description The payer’s CPF or CNPJ, all but its last two characters hidden. */
+                                    document: string;
+                                    /**
+                                     * @description cpf or cnpj.
+                                     * @enum {unknown}
+                                     */
+                                    document_type: "cpf" | "cnpj";
+                                };
+                                amount_minor: string | null;
+                                minimum_minor: string | null;
+                                /**
+                                 * @description Always BRL.
+                                 * @enum {string}
+                                 */
+                                currency: "BRL";
+                                /**
+                                 * @description How often a cycle falls due.
+                                 * @enum {unknown}
+                                 */
+                                frequency: "weekly" | "monthly" | "quarterly" | "semiannual" | "annual";
+                                /** @description Due date of the first cycle. */
+                                start_date: string;
+                                end_date: string | null;
+                                /**
+                                 * @description Retries after a failed payment.
+                                 * @enum {unknown}
+                                 */
+                                retry_policy: "none" | "three_in_seven_days";
+                                description: string | null;
+                                cancelled_by: ("receiver" | "payer") | null;
+                                next_due_date: string | null;
+                                /** @description Cycles paid so far. */
+                                cycles_paid: number;
+                                metadata: {
+                                    [key: string]: unknown;
+                                };
+                                authorised_at: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When it was created.
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When its status last changed.
+                                 */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `invalid_state` (see the errors guide, /docs/guides/errors) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_state";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/simulate/subscriptions/{id}/fail-payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox only: the payer’s next payment attempts fail (no funds)
+         * @description The next `attempts` payment attempts of the subscription’s cycles fail: a cycle is retried as its retry policy allows (subscription.cycle_retrying), else fails (subscription.cycle_failed). Errors: 400 invalid_request, 404 not_found, 422 invalid_state (the subscription has ended).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the write safe to retry: the same key and body replay the stored response (Idempotency-Replayed: true); another body is 409 idempotency_key_reuse. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description sandbox only; test is its alias */
+                    env: "sandbox" | "test";
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description Makes the payer’s next payment attempts fail (no funds). */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "attempts": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description How many of the next payment attempts fail (default 1). */
+                        attempts?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "01930000-0000-7000-8000-000000000001",
+                         *         "workspace_id": "01930000-0000-7000-8000-000000000002",
+                         *         "environment": "sandbox",
+                         *         "party_id": "01930000-0000-7000-8000-000000000003",
+                         *         "status": "active",
+                         *         "debtor": {
+                         *           "name": "Fulano de Tal",
+                         *           "document": "*********25",
+                         *           "document_type": "cpf"
+                         *         },
+                         *         "amount_minor": "3500",
+                         *         "minimum_minor": null,
+                         *         "currency": "BRL",
+                         *         "frequency": "monthly",
+                         *         "start_date": "2027-01-10",
+                         *         "end_date": null,
+                         *         "retry_policy": "three_in_seven_days",
+                         *         "description": "Streaming mensal",
+                         *         "cancelled_by": null,
+                         *         "next_due_date": "2027-02-10",
+                         *         "cycles_paid": 1,
+                         *         "metadata": {},
+                         *         "authorised_at": "2027-01-02T12:00:00.000Z",
+                         *         "created_at": "2027-01-01T12:00:00.000Z",
+                         *         "updated_at": "2027-01-02T12:00:00.000Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @description A Pix Automático subscription (a recurrence, BCB API Pix /rec).
+                             * @example {
+                             *       "id": "01930000-0000-7000-8000-000000000001",
+                             *       "workspace_id": "01930000-0000-7000-8000-000000000002",
+                             *       "environment": "sandbox",
+                             *       "party_id": "01930000-0000-7000-8000-000000000003",
+                             *       "status": "active",
+                             *       "debtor": {
+                             *         "name": "Fulano de Tal",
+                             *         "document": "*********25",
+                             *         "document_type": "cpf"
+                             *       },
+                             *       "amount_minor": "3500",
+                             *       "minimum_minor": null,
+                             *       "currency": "BRL",
+                             *       "frequency": "monthly",
+                             *       "start_date": "2027-01-10",
+                             *       "end_date": null,
+                             *       "retry_policy": "three_in_seven_days",
+                             *       "description": "Streaming mensal",
+                             *       "cancelled_by": null,
+                             *       "next_due_date": "2027-02-10",
+                             *       "cycles_paid": 1,
+                             *       "metadata": {},
+                             *       "authorised_at": "2027-01-02T12:00:00.000Z",
+                             *       "created_at": "2027-01-01T12:00:00.000Z",
+                             *       "updated_at": "2027-01-02T12:00:00.000Z"
+                             *     }
+                             */
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description The subscription’s id.
+                                 */
+                                id: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace it belongs to.
+                                 */
+                                workspace_id: string;
+                                environment: "sandbox" | "live";
+                                /**
+                                 * Format: uuid
+                                 * @description The party credited with each paid cycle.
+                                 */
+                                party_id: string;
+                                /**
+                                 * @description pending_authorisation → active → cancelled, expired or completed; refused when the payer declines.
+                                 * @enum {unknown}
+                                 */
+                                status: "pending_authorisation" | "active" | "refused" | "cancelled" | "expired" | "completed";
+                                /** @description Who pays. */
+                                debtor: {
+                                    /** @description The payer’s name. */
+                                    name: string;
+                                    /** @description The payer’s CPF or CNPJ, all but its last two characters hidden. */
+                                    document: string;
+                                    /**
+                                     * @description cpf or cnpj.
+                                     * @enum {unknown}
+                                     */
+                                    document_type: "cpf" | "cnpj";
+                                };
+                                amount_minor: string | null;
+                                minimum_minor: string | null;
+                                /**
+                                 * @description Always BRL.
+                                 * @enum {string}
+                                 */
+                                currency: "BRL";
+                                /**
+                                 * @description How often a cycle falls due.
+                                 * @enum {unknown}
+                                 */
+                                frequency: "weekly" | "monthly" | "quarterly" | "semiannual" | "annual";
+                                /** @description Due date of the first cycle. */
+                                start_date: string;
+                                end_date: string | null;
+                                /**
+                                 * @description Retries after a failed payment.
+                                 * @enum {unknown}
+                                 */
+                                retry_policy: "none" | "three_in_seven_days";
+                                description: string | null;
+                                cancelled_by: ("receiver" | "payer") | null;
+                                next_due_date: string | null;
+                                /** @description Cycles paid so far. */
+                                cycles_paid: number;
+                                metadata: {
+                                    [key: string]: unknown;
+                                };
+                                authorised_at: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When it was created.
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When its status last changed.
+                                 */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `invalid_state` (see the errors guide, /docs/guides/errors) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_state";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/test-clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sandbox only: the workspace's sandbox now and how far it runs ahead
+         * @description The workspace's sandbox clock: `now` is real now plus `offset_seconds` (0 until the first advance). Errors: 404 not_found (live: live runs on real time).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description sandbox only; test is its alias */
+                    env: "sandbox" | "test";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "workspace_id": "0f8b2b0e-4f8e-4c7d-9a51-2d3c1c1e7a10",
+                             *       "environment": "sandbox",
+                             *       "now": "2026-12-26T03:00:00.000Z",
+                             *       "real_now": "2026-11-26T03:00:00.000Z",
+                             *       "offset_seconds": 2592000
+                             *     }
+                             */
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace whose sandbox clock this is.
+                                 */
+                                workspace_id: string;
+                                /**
+                                 * @description Always sandbox: live runs on real time.
+                                 * @enum {string}
+                                 */
+                                environment: "sandbox";
+                                /**
+                                 * Format: date-time
+                                 * @description The workspace's sandbox now: real now plus the offset.
+                                 */
+                                now: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Real now, as the service reads it.
+                                 */
+                                real_now: string;
+                                /** @description How far the sandbox clock runs ahead of real time, in seconds (every advance added up). */
+                                offset_seconds: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/test-clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox only: move the workspace's sandbox clock ahead
+         * @description Moves the workspace's sandbox clock forward by `days` or `seconds` (exactly one), as a Stripe test clock does; it never moves back. Only what depends on the date in sandbox reads it: a due-date charge's amount due and expiry (and other schedules). Live never reads it: /v1/live/test-clock/advance answers 404 not_found. Each advance is audited (sandbox.test_clock_advanced). Errors: 400 invalid_request (neither or both of days and seconds, out of range, or the clock would run more than 36500 days ahead); 403 forbidden (a party-scoped key); 404 not_found (live).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the write safe to retry: the same key and body replay the stored response (Idempotency-Replayed: true); another body is 409 idempotency_key_reuse. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description sandbox only; test is its alias */
+                    env: "sandbox" | "test";
+                };
+                cookie?: never;
+            };
+            /** @description Exactly one of days or seconds. The clock only moves forward, as a Stripe test clock. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "days": 30
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Whole days to move ahead (24 hours each). */
+                        days?: number;
+                        /** @description Seconds to move ahead. */
+                        seconds?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "workspace_id": "0f8b2b0e-4f8e-4c7d-9a51-2d3c1c1e7a10",
+                             *       "environment": "sandbox",
+                             *       "now": "2026-12-26T03:00:00.000Z",
+                             *       "real_now": "2026-11-26T03:00:00.000Z",
+                             *       "offset_seconds": 2592000
+                             *     }
+                             */
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace whose sandbox clock this is.
+                                 */
+                                workspace_id: string;
+                                /**
+                                 * @description Always sandbox: live runs on real time.
+                                 * @enum {string}
+                                 */
+                                environment: "sandbox";
+                                /**
+                                 * Format: date-time
+                                 * @description The workspace's sandbox now: real now plus the offset.
+                                 */
+                                now: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Real now, as the service reads it.
+                                 */
+                                real_now: string;
+                                /** @description How far the sandbox clock runs ahead of real time, in seconds (every advance added up). */
+                                offset_seconds: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

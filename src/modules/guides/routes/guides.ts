@@ -93,7 +93,7 @@ ${[...guides].map(([name, markdown]) => `<li><a href="/docs/guides/${name}">${es
       if (markdown === undefined) throw notFound('Guide');
       // The page by default; the source with .md, as text so a browser shows it rather than saves it.
       if (asMarkdown) return reply.type('text/plain; charset=utf-8').send(markdown);
-      return reply.type('text/html; charset=utf-8').send(html.get(name));
+      return reply.type('text/html; charset=utf-8').send(html.get(name) ?? '');
     },
   );
 }
