@@ -56,6 +56,8 @@ export interface Config {
   groupCommitLanes: number;
   /** Jobs a worker runs at once (JOB_CONCURRENCY); a claim takes twice as many. */
   jobConcurrency: number;
+  /** API processes `serve` runs on one port (API_PROCESSES, or --processes N); 1 serves in-process. */
+  apiProcesses: number;
 }
 
 export { ConfigError };
@@ -180,6 +182,7 @@ export function loadConfig(env: Env = process.env): Config {
     production: env.NODE_ENV === 'production',
     groupCommitLanes: integer(env, 'GROUP_COMMIT_LANES', 4, 0, 64),
     jobConcurrency: integer(env, 'JOB_CONCURRENCY', 8, 1, 16),
+    apiProcesses: integer(env, 'API_PROCESSES', 1, 1, 64),
   };
 }
 

@@ -7,9 +7,16 @@ import type { Database } from './db/types.ts';
 import { closeDeps, createDeps } from './deps.ts';
 import { MODULES } from './modules/index.ts';
 import type { Deps } from './platform/context.ts';
+import {
+  type ApiProcesses,
+  forkApiProcesses,
+  isApiProcess,
+  reportToPrimary,
+} from './platform/http/api-processes.ts';
 import { inUseAs, PortInUseError, type PortSetting, probePorts } from './platform/http/ports.ts';
 import { LOG_REDACT_PATHS, prettyTransport } from './platform/logging.ts';
 import { resolveMasterKey } from './platform/master-key.ts';
+import { metricsRegistry } from './platform/metrics.ts';
 import { startMetricsServer } from './platform/metrics-server.ts';
 import { progressTo } from './platform/progress.ts';
 import { TaskRunner } from './platform/tasks.ts';
@@ -19,7 +26,9 @@ import { BACKGROUND_TASKS } from './worker.ts';
 const COMMANDS = MODULES.flatMap((module) => module.commands ?? []);
 
 const USAGE = `usage: lastro <command>
-  serve [--no-workers]   start the HTTP API (and the background workers unless --no-workers)
+  serve [--no-workers] [--processes N]
+                         start the HTTP API (and the background workers unless --no-workers),
+                         in N API processes on one port (default API_PROCESSES, 1)
   worker                 run only the background workers
   migrate                apply database migrations and exit
 ${COMMANDS.map((command) => `  ${command.usage}`).join('\n')}`;
@@ -30,6 +39,8 @@ async function main(argv: string[]): Promise<void> {
   const { command, operatorCommand, operatorArgs } = parseCommand(argv);
   const config = loadConfig();
   const log = loggerOf(config, operatorCommand !== undefined);
+  if (isApiProcess()) return runApiProcess(config, log);
+  const processes = command === 'serve' ? processesOf(argv, config) : 1;
   if (command === 'serve' || command === 'worker') await probePorts(portsOf(config, command));
   const db = await openDatabase(config);
   await migrateLogged(db, log);
@@ -48,7 +59,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const runWorkers = command === 'worker' || !argv.includes('--no-workers');
-  await run({ config, db, deps, log }, { serve: command === 'serve', runWorkers });
+  await run({ config, db, deps, log }, { serve: command === 'serve', runWorkers, processes });
 }
 
 const apiPort = (config: Config): PortSetting => ({ setting: 'PORT', port: config.port, host: config.host });
@@ -102,37 +113,82 @@ function masterKeyOf(config: Config, log: Logger) {
   return master.key;
 }
 
-/** Serves the API and/or runs the workers, with the metrics server, until SIGINT or SIGTERM. */
+/**
+ * Serves the API and/or runs the workers, with the metrics server, until SIGINT or SIGTERM. With
+ * several API processes this process forks them and serves no request itself.
+ */
 async function run(
   { config, db, deps, log }: Runtime,
-  { serve, runWorkers }: { serve: boolean; runWorkers: boolean },
+  { serve, runWorkers, processes }: { serve: boolean; runWorkers: boolean; processes: number },
 ): Promise<void> {
   const runner = new TaskRunner(deps, runWorkers ? [...BACKGROUND_TASKS] : [], log);
-  const observed = { ...deps, workers: runner };
-  const app = serve ? await buildApp(observed) : undefined;
-  const metrics = await startMetrics(config, db, runner);
+  const forked =
+    serve && processes > 1
+      ? forkApiProcesses(processes, log, () => process.kill(process.pid, 'SIGTERM'))
+      : undefined;
+  const app = serve && !forked ? await buildApp({ ...deps, workers: runner }) : undefined;
+  const metrics = await startMetrics(config, db, runner, forked);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
-    await app?.close();
+    await Promise.all([app?.close(), forked?.stop()]);
     await closeDeps(deps);
     await metrics.close();
     await runner.stop();
     await db.close();
-    process.exit(0);
+    process.exit(forked?.crashLooped ? 1 : 0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   if (app) await app.listen({ port: config.port, host: config.host }).catch(inUseAs(apiPort(config)));
+  await forked?.ready;
   runner.start();
   log.info(
-    { workers: runWorkers, port: app ? config.port : undefined, metrics_port: metrics.port },
-    app ? whereToGo(config.publicBaseUrl) : 'lastro is running (workers only)',
+    { workers: runWorkers, port: serve ? config.port : undefined, metrics_port: metrics.port, processes },
+    serve ? whereToGo(config.publicBaseUrl) : 'lastro is running (workers only)',
   );
+}
+
+/**
+ * A forked API process: the primary migrated and runs the workers and the metrics listener; this one
+ * serves requests on the shared port and answers the primary's requests for its metrics.
+ */
+async function runApiProcess(config: Config, log: Logger): Promise<void> {
+  const db = await openDatabase(config);
+  const deps = createDeps(config, db, { masterKey: masterKeyOf(config, log) });
+  const app = await buildApp({ ...deps, workers: new TaskRunner(deps, [], log) });
+  const shutdown = async () => {
+    await app.close();
+    await closeDeps(deps);
+    await db.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown());
+  process.once('SIGTERM', () => void shutdown());
+  // A primary that died without stopping its API processes must not leave them serving.
+  process.once('disconnect', () => void shutdown());
+  await app.listen({ port: config.port, host: config.host });
+  reportToPrimary(metricsRegistry);
+}
+
+/** API processes from --processes N, else API_PROCESSES; more than one needs PostgreSQL. */
+function processesOf(argv: string[], config: Config): number {
+  const at = argv.indexOf('--processes');
+  const given = at < 0 ? config.apiProcesses : Number(argv[at + 1]);
+  if (!Number.isInteger(given) || given < 1 || given > 64) {
+    console.error('lastro: --processes takes a whole number from 1 to 64');
+    process.exit(2);
+  }
+  if (given > 1 && !config.databaseUrl)
+    throw new ConfigError(
+      'API_PROCESSES',
+      'more than one API process needs PostgreSQL (DATABASE_URL): the embedded database serves one process',
+    );
+  return given;
 }
 
 /** The start message of `serve`: where a person goes next (the dashboard is also what GET / opens). */
@@ -140,12 +196,13 @@ const whereToGo = (base: string) =>
   `lastro is running: API ${base}/v1 · reference ${base}/docs · dashboard ${base}/dashboard`;
 
 /** The metrics server; a port already taken (since the probe) is a setting to change, named as one. */
-function startMetrics(config: Config, db: Database, runner: TaskRunner) {
+function startMetrics(config: Config, db: Database, runner: TaskRunner, forked?: ApiProcesses) {
   return startMetricsServer({
     db,
     workers: runner,
     host: config.metricsHost,
     port: config.metricsPort,
+    apiProcessMetrics: forked?.metrics,
   }).catch(inUseAs(metricsPort(config)));
 }
 

@@ -1,6 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import {
+  AggregatorRegistry,
+  collectDefaultMetrics,
+  type MetricObjectWithValues,
+  type MetricValue,
+  Registry,
+} from 'prom-client';
 import type { Database } from '../db/types.ts';
 import type { WorkerLiveness } from './context.ts';
 import type { AppError } from './errors.ts';
@@ -24,13 +30,24 @@ export async function startMetricsServer(options: {
   workers?: WorkerLiveness;
   host: string;
   port: number;
+  /** With several API processes: their metrics, added to this process's own. */
+  apiProcessMetrics?: () => Promise<MetricObjectWithValues<MetricValue<string>>[][]>;
 }): Promise<MetricsServer> {
   if (!defaultsCollected) {
     // Process metrics (CPU, memory, event-loop lag, GC) once per process.
     collectDefaultMetrics({ register: metricsRegistry, prefix: 'lastro_' });
     defaultsCollected = true;
   }
-  const registry = Registry.merge([metricsRegistry, databaseMetrics(options.db)]);
+  const own = Registry.merge([metricsRegistry, databaseMetrics(options.db)]);
+  const fromProcesses = options.apiProcessMetrics;
+  // Counters and histograms of all processes are summed per label set, as one service's.
+  const registry = fromProcesses
+    ? {
+        contentType: own.contentType,
+        metrics: async () =>
+          AggregatorRegistry.aggregate([await own.getMetricsAsJSON(), ...(await fromProcesses())]).metrics(),
+      }
+    : own;
   const server = createServer((request, response) => {
     const send = (status: number, type: string, body: string) =>
       response
