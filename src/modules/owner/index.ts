@@ -3,9 +3,10 @@ import login from './routes/login.ts';
 import logout from './routes/logout.ts';
 import signup from './routes/signup.ts';
 import enableTwoFactor from './routes/two-factor-enable.ts';
+import regenerateRecoveryCodes from './routes/two-factor-recovery-codes.ts';
 import setupTwoFactor from './routes/two-factor-setup.ts';
 
 export default defineModule({
   name: 'owner',
-  routes: [signup, login, logout, setupTwoFactor, enableTwoFactor],
+  routes: [signup, login, logout, setupTwoFactor, enableTwoFactor, regenerateRecoveryCodes],
 });

@@ -82,3 +82,35 @@ export async function workspacesOfUser(q: Queryable, userId: string) {
   );
   return rows;
 }
+
+/** Replaces the user's recovery codes with these hashes: every code of the old set stops working. */
+export async function replaceRecoveryCodes(q: Queryable, userId: string, hashes: Buffer[]): Promise<void> {
+  await q.query('DELETE FROM user_recovery_codes WHERE user_id = $1', [userId]);
+  for (const hash of hashes)
+    await q.query('INSERT INTO user_recovery_codes (id, user_id, code_hash) VALUES ($1, $2, $3)', [
+      newId(),
+      userId,
+      hash,
+    ]);
+}
+
+/**
+ * Spends one recovery code: true when it was the user's and unused. One conditional UPDATE, so of
+ * two requests with one code only one gets it.
+ */
+export async function spendRecoveryCode(q: Queryable, userId: string, hash: Buffer): Promise<boolean> {
+  const { rows } = await q.query(
+    `UPDATE user_recovery_codes SET used_at = now()
+      WHERE user_id = $1 AND code_hash = $2 AND used_at IS NULL RETURNING id`,
+    [userId, hash],
+  );
+  return rows.length === 1;
+}
+
+export async function recoveryCodesLeft(q: Queryable, userId: string): Promise<number> {
+  const { rows } = await q.query<{ n: string }>(
+    'SELECT count(*) AS n FROM user_recovery_codes WHERE user_id = $1 AND used_at IS NULL',
+    [userId],
+  );
+  return Number(rows[0]?.n ?? 0);
+}

@@ -15,7 +15,8 @@ export const Password = Type.String({ minLength: 12, maxLength: 256 });
 export const OtpCode = Type.String({
   minLength: 1,
   maxLength: 16,
-  description: 'the 6-digit code of the authenticator app',
+  description:
+    'the 6-digit code of the authenticator app; at login, one unused recovery code is taken instead',
 });
 
 export const SignupResult = Type.Object({
@@ -29,4 +30,32 @@ export const LoginResult = Type.Object({
   expires_at: Timestamp,
   user: User,
   workspaces: Type.Array(Type.Object({ id: Uuid, display_name: Type.String() })),
+});
+
+export const RecoveryCodes = Type.Array(
+  Type.String({
+    description: 'one recovery code, e.g. "k7m2q-x9dfa"; good once, at login, instead of otp_code',
+  }),
+  {
+    description:
+      'the 10 recovery codes, shown only in this answer (only their SHA-256 is stored); a new set replaces the old',
+  },
+);
+export const RECOVERY_CODES_EXAMPLE = [
+  'k7m2q-x9dfa',
+  'p3wzr-4hn8c',
+  'v6tbe-2jqmy',
+  'a9sxk-7gd3u',
+  'n5cfw-8rpzt',
+  'h2umy-6kxae',
+  'z4dqv-3tbwn',
+  'e8rjs-5fmgk',
+  'w7yca-9hpud',
+  'g3ntx-2zevq',
+];
+/** The proof a sensitive 2FA action asks for: an authenticator code, or an unused recovery code. */
+export const OtpOrRecoveryCode = Type.String({
+  minLength: 1,
+  maxLength: 16,
+  description: 'the 6-digit code of the authenticator app, or one unused recovery code (spent by this call)',
 });

@@ -9,6 +9,7 @@ import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../platfor
 import { newTotpSecret, totpStep, totpUri } from '../../platform/totp.ts';
 import { workspaceView } from '../workspace/schemas.ts';
 import { createWorkspace } from '../workspace/service.ts';
+import { issueRecoveryCodes, looksLikeRecoveryCode, spendRecoveryCode } from './recovery-codes.ts';
 import * as repo from './repo.ts';
 
 const userView = (user: repo.UserRow) => ({
@@ -54,7 +55,7 @@ export async function login(deps: Deps, input: { email: string; password: string
   const user = await repo.findUserByEmail(deps.db, input.email.trim().toLowerCase());
   const passwordOk = await verifyPassword(input.password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
   if (!user || !passwordOk) throw new AppError('invalid_credentials', 'E-mail or password is wrong.');
-  if (user.totp_enabled) await checkOtp(deps, deps.db, user, input.otp_code, BODY_OTP);
+  if (user.totp_enabled) await checkOtp(deps, deps.db, user, input.otp_code, BODY_OTP_OR_RECOVERY);
   const token = newSessionToken();
   const expiresAt = sessionExpiry(deps);
   await repo.insertSession(deps.db, user.id, token, expiresAt);
@@ -69,8 +70,11 @@ export async function login(deps: Deps, input: { email: string; password: string
 export interface OtpSource {
   field: string;
   name: string;
+  /** Whether a recovery code is taken instead of an authenticator code (login and a new set only). */
+  recovery?: boolean;
 }
 const BODY_OTP: OtpSource = { field: 'body.otp_code', name: 'otp_code' };
+const BODY_OTP_OR_RECOVERY: OtpSource = { ...BODY_OTP, recovery: true };
 
 /**
  * Accepts a code once (RFC 6238 §5.2): its time step must be later than the last one accepted for
@@ -84,6 +88,12 @@ async function takeOtp(
   code: string,
   source: OtpSource,
 ): Promise<void> {
+  if (source.recovery && looksLikeRecoveryCode(code)) {
+    if (await spendRecoveryCode(q, user.id, code)) return;
+    throw new AppError('otp_invalid', 'The recovery code is wrong or has already been used.', [
+      { field: source.field, issue: 'is wrong or has already been used' },
+    ]);
+  }
   const step = totpStep(deps.sealer.open(user.totp_secret_enc!), code, deps.clock.now());
   if (step === undefined) {
     throw new AppError('otp_invalid', 'The one-time code is wrong or has expired.', [
@@ -137,7 +147,7 @@ export async function enableTwoFactor(deps: Deps, session: SessionUser, otpCode:
   const user = await repo.findUserById(deps.db, session.userId);
   if (!user?.totp_secret_enc) throw new AppError('invalid_state', 'Call /v1/auth/2fa/setup first.');
   if (user.totp_enabled) throw new AppError('conflict', 'Two-factor authentication is already on.');
-  await deps.db.transaction(async (tx) => {
+  const codes = await deps.db.transaction(async (tx) => {
     // The code that turns 2FA on is spent like any other: it cannot log in a second time.
     await takeOtp(deps, tx, user, otpCode, BODY_OTP);
     await repo.enableTotp(tx, user.id);
@@ -149,6 +159,21 @@ export async function enableTwoFactor(deps: Deps, session: SessionUser, otpCode:
         action: 'user.2fa_enabled',
       });
     }
+    return issueRecoveryCodes(tx, user.id, 'user.recovery_codes_generated');
   });
-  return { two_factor_enabled: true };
+  return { two_factor_enabled: true, recovery_codes: codes };
+}
+
+/**
+ * A new set of recovery codes, proven by a current authenticator code or an unused recovery code;
+ * the old set stops working in the same transaction.
+ */
+export async function regenerateRecoveryCodes(deps: Deps, session: SessionUser, otpCode: string) {
+  const user = await repo.findUserById(deps.db, session.userId);
+  if (!user?.totp_enabled) throw new AppError('invalid_state', 'Turn two-factor authentication on first.');
+  const codes = await deps.db.transaction(async (tx) => {
+    await takeOtp(deps, tx, user, otpCode, BODY_OTP_OR_RECOVERY);
+    return issueRecoveryCodes(tx, user.id, 'user.recovery_codes_regenerated');
+  });
+  return { recovery_codes: codes };
 }
