@@ -13,7 +13,11 @@ export function App() {
   const [env, setEnv] = useState<Env>(localStorage.getItem(ENV_KEY) === 'live' ? 'live' : 'sandbox');
   const [acting, setActing] = useState<{ id: string; name: string } | null>(null);
   const [locale, setLocaleState] = useState<Locale>(getLocale());
+  const [menuOpen, setMenuOpen] = useState(false);
   const route = useRoute();
+  // On a phone the menu folds away again once a section is chosen.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new route closes the menu
+  useEffect(() => setMenuOpen(false), [route]);
 
   setScope({ workspaceId: session?.workspaceId ?? null, env, subaccountId: acting?.id ?? null });
 
@@ -85,6 +89,15 @@ export function App() {
         </p>
       )}
       <header className="top">
+        <button
+          type="button"
+          className="menu-button secondary"
+          aria-expanded={menuOpen}
+          aria-controls="sections"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          {t('Menu')}
+        </button>
         <span className="brand-name">Lastro</span>
         <span className="workspace">
           {session.workspaces.find((w) => w.id === session.workspaceId)?.display_name ?? ''}
@@ -104,7 +117,7 @@ export function App() {
         </button>
       </header>
       <div className="body">
-        <nav aria-label={t('Sections')}>
+        <nav aria-label={t('Sections')} id="sections" className={menuOpen ? 'open' : undefined}>
           <ul>
             {PAGES.filter((page) => !page.hidden && (!page.sandboxOnly || env === 'sandbox')).map((page) => (
               <li key={page.path}>

@@ -325,6 +325,19 @@ export function Page({ title, children, intro }: { title: string; children: Reac
   );
 }
 
+/**
+ * A table's frame: on a narrow screen the table scrolls sideways inside it rather than widening the
+ * page; focusable, so the scroll works from the keyboard too.
+ */
+export function TableScroll({ children, label }: { children: ReactNode; label?: string }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to be scrolled by keyboard
+    <section className="table-scroll" tabIndex={0} aria-label={label ?? t('Table')}>
+      {children}
+    </section>
+  );
+}
+
 export interface Column<T> {
   /** The header; an empty one is read to screen readers as "Actions". */
   label: string;
@@ -350,32 +363,34 @@ export function ListTable<T extends { id: string }>({
       {paged.items.length === 0 && !paged.loading ? (
         <Empty>{empty}</Empty>
       ) : (
-        <table>
-          <thead>
-            <tr>
-              {columns.map((column, index) => (
-                <th
-                  scope="col"
-                  key={column.label || `actions-${index}`}
-                  className={column.num ? 'num' : undefined}
-                >
-                  {column.label || <span className="visually-hidden">{t('Actions')}</span>}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {paged.items.map((row) => (
-              <tr key={row.id} {...rowData?.(row)}>
+        <TableScroll>
+          <table>
+            <thead>
+              <tr>
                 {columns.map((column, index) => (
-                  <td key={column.label || `actions-${index}`} className={column.num ? 'num' : undefined}>
-                    {column.cell(row)}
-                  </td>
+                  <th
+                    scope="col"
+                    key={column.label || `actions-${index}`}
+                    className={column.num ? 'num' : undefined}
+                  >
+                    {column.label || <span className="visually-hidden">{t('Actions')}</span>}
+                  </th>
                 ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {paged.items.map((row) => (
+                <tr key={row.id} {...rowData?.(row)}>
+                  {columns.map((column, index) => (
+                    <td key={column.label || `actions-${index}`} className={column.num ? 'num' : undefined}>
+                      {column.cell(row)}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
       <PagedFooter paged={paged} />
     </>

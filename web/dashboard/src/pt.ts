@@ -48,6 +48,22 @@ export const PT: Record<string, string> = {
     'O código de 6 dígitos que seu app autenticador mostra agora.',
   'Enter the 6-digit code from your authenticator app.':
     'Digite o código de 6 dígitos do seu app autenticador.',
+  'Authenticator code or recovery code': 'Código do autenticador ou de recuperação',
+  'The 6-digit code your authenticator app shows now, or one of your recovery codes.':
+    'O código de 6 dígitos que seu app autenticador mostra agora, ou um dos seus códigos de recuperação.',
+  'Enter the 6-digit code from your authenticator app or a recovery code.':
+    'Digite o código de 6 dígitos do seu app autenticador ou um código de recuperação.',
+  'Save these recovery codes now: they are shown only once.':
+    'Guarde estes códigos de recuperação agora: eles aparecem uma única vez.',
+  'Each logs in once instead of an authenticator code, if you lose your phone.':
+    'Cada um entra uma vez no lugar do código do autenticador, se você perder o celular.',
+  'Copy codes': 'Copiar códigos',
+  'Download codes': 'Baixar códigos',
+  'I saved them': 'Já guardei',
+  'Recovery codes': 'Códigos de recuperação',
+  'Make new recovery codes': 'Gerar novos códigos de recuperação',
+  'A new set replaces the old one: the old codes stop working.':
+    'Um novo conjunto substitui o anterior: os códigos antigos param de funcionar.',
   'This account has no workspace.': 'Esta conta não tem nenhum espaço de trabalho.',
   // Common
   'Working…': 'Processando…',
@@ -60,6 +76,8 @@ export const PT: Record<string, string> = {
   All: 'Todos',
   Filters: 'Filtros',
   Actions: 'Ações',
+  Table: 'Tabela',
+  Menu: 'Menu',
   Status: 'Situação',
   Kind: 'Tipo',
   Party: 'Parte',

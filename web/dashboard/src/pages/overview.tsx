@@ -1,4 +1,4 @@
-import { Empty, Money, Page, useLoad } from '../components.tsx';
+import { Empty, Money, Page, TableScroll, useLoad } from '../components.tsx';
 import { t } from '../i18n.ts';
 import { href, onLinkClick } from '../router.ts';
 import type { Balance, Customers, Workspace } from '../schema.ts';
@@ -24,36 +24,38 @@ export function Overview({ env }: PageProps) {
   return (
     <Page title={t('Balances')} intro={t('What each party holds, per currency.')}>
       {balances.error && <p className="error">{balances.error.message}</p>}
-      <table>
-        <caption className="visually-hidden">{t('Balances')}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('Party')}</th>
-            <th scope="col">{t('Currency')}</th>
-            {KINDS.map((kind) => (
-              <th scope="col" key={kind} className="num">
-                {t(kind)}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {[...rows.entries()].map(([key, kinds]) => {
-            const [party = '', currency = 'BRL'] = key.split('|');
-            return (
-              <tr key={key}>
-                <td>{partyName(party)}</td>
-                <td>{currency}</td>
-                {KINDS.map((kind) => (
-                  <td key={kind} className="num" data-testid={`balance-${currency}-${kind}`}>
-                    <Money minor={kinds[kind] ?? '0'} currency={currency} />
-                  </td>
-                ))}
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <TableScroll label={t('Balances')}>
+        <table>
+          <caption className="visually-hidden">{t('Balances')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('Party')}</th>
+              <th scope="col">{t('Currency')}</th>
+              {KINDS.map((kind) => (
+                <th scope="col" key={kind} className="num">
+                  {t(kind)}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {[...rows.entries()].map(([key, kinds]) => {
+              const [party = '', currency = 'BRL'] = key.split('|');
+              return (
+                <tr key={key}>
+                  <td>{partyName(party)}</td>
+                  <td>{currency}</td>
+                  {KINDS.map((kind) => (
+                    <td key={kind} className="num" data-testid={`balance-${currency}-${kind}`}>
+                      <Money minor={kinds[kind] ?? '0'} currency={currency} />
+                    </td>
+                  ))}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </TableScroll>
       {balances.data && allZero && (
         <Empty>
           {env === 'sandbox' ? (
