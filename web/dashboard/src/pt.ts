@@ -177,6 +177,18 @@ export const PT: Record<string, string> = {
   Destination: 'Destino',
   'Failure reason': 'Motivo da falha',
   Timeline: 'Linha do tempo',
+  Payer: 'Pagador',
+  'CPF/CNPJ': 'CPF/CNPJ',
+  'End-to-end ID': 'ID fim a fim (E2E)',
+  'Not settled yet': 'Ainda não liquidado',
+  'Payment link': 'Link de pagamento',
+  'Split of the net amount': 'Divisão do valor líquido',
+  Refund: 'Reembolso',
+  'Refund payment': 'Reembolsar pagamento',
+  'Return this money to the payer? This cannot be undone.':
+    'Devolver este dinheiro ao pagador? Isto não pode ser desfeito.',
+  'Leave empty to refund everything not refunded yet.':
+    'Deixe vazio para reembolsar tudo o que ainda não foi reembolsado.',
   'No events yet for this payment.': 'Nenhum evento ainda para este pagamento.',
   From: 'De',
   'To (inclusive)': 'Até (inclusive)',

@@ -17,6 +17,7 @@ import { t } from '../i18n.ts';
 import { describePayment, eventName } from '../labels.ts';
 import { href, onLinkClick } from '../router.ts';
 import type { ApiEvent, Payment } from '../schema.ts';
+import { CheckoutFacts } from './checkout-detail.tsx';
 import { usePartyOptions } from './parties.ts';
 import type { PageProps } from './types.ts';
 
@@ -175,6 +176,7 @@ function PaymentDetail({ id }: { id: string }) {
               <code>{p.id}</code>
             </dd>
           </dl>
+          {p.kind === 'pix_cash_in' && <CheckoutFacts payment={p} timeline={timeline} />}
           <h2>{t('Timeline')}</h2>
           {timeline === null ? (
             <p role="status">{t('Loading…')}</p>
