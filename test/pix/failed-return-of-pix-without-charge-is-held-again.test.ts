@@ -1,6 +1,7 @@
 /**
  * The return of a PIX received without a charge that the PSP refuses leaves the PIX held again, its
- * money in suspense: not credited to the workspace's default party, and not stuck as returned.
+ * money in suspense: not credited to the workspace's default party, and not stuck as returned; the
+ * cash-in the return was made of cannot then be refunded from that party.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectBooksVerified } from '../support/books.ts';
@@ -30,6 +31,13 @@ describe('a failed return of a PIX without a charge', () => {
     });
     expect(await ws.balances('live')).toMatchObject({ available: '0', locked: '0' });
     await expectBooksVerified(world.deps);
+
+    // The cash-in the return was made of was never the default party's: it cannot be refunded.
+    const { payment_id } = returned.json().data;
+    const refundAgain = await api.post(`/v1/live/payments/${payment_id}/refund`, {});
+    expect(refundAgain.statusCode).toBe(422);
+    expect(refundAgain.json()).toMatchObject({ error: 'invalid_state' });
+    expect(await ws.balances('live')).toMatchObject({ available: '0', locked: '0' });
 
     const assigned = await api.post(`/v1/live/pix/unassigned/${held.id}/assign`, {});
     expect(assigned.statusCode, assigned.body).toBe(200);

@@ -63,6 +63,7 @@ const TABLE_WRITERS: Record<string, string[]> = {
   psp_notifications: ['modules/pix'],
   pix_med_returns: ['modules/pix'],
   pix_unassigned: ['modules/pix'],
+  pix_unassigned_returns: ['modules/pix'],
   pix_due_charges: ['modules/pix'],
   sandbox_clocks: ['modules/test-clock'],
   subscriptions: ['modules/subscriptions'],

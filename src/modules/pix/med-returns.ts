@@ -10,6 +10,7 @@
  */
 import type { Queryable, Tx } from '../../db/types.ts';
 import { lockBalance, partyAccount, systemAccount } from '../../ledger/accounts.ts';
+import { takeLedgerGate } from '../../ledger/gate.ts';
 import { type PostingInput, postJournal } from '../../ledger/ledger.ts';
 import type { Deps, Environment } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -84,6 +85,9 @@ export async function applyMedReturn(
   chargeId: string,
   input: MedReturn,
 ): Promise<PaymentView | undefined> {
+  // The gate before the charge: a refund's completion takes the gate (its journal), then the charge
+  // (markRefundedWhenWhole), so a return that locked the charge first could wait on it crosswise.
+  await takeLedgerGate(tx, scope.workspaceId);
   const charge = await lockPayment(tx, scope, chargeId);
   if (charge.kind !== 'pix_cash_in' || (charge.status !== 'completed' && charge.status !== 'refunded'))
     throw new AppError('invalid_state', 'Only a paid PIX charge (pix_cash_in) can be returned under MED.');
@@ -305,18 +309,31 @@ export async function applyPspReturns(
   pix: ReceivedPix,
 ): Promise<number> {
   let applied = 0;
-  for (const pspReturn of pix.returns) {
-    if (!isMedNatureza(pspReturn.natureza) || pspReturn.status !== 'completed') continue;
-    if (pspReturn.amountMinor === undefined) throw new Error(`MED devolução ${pspReturn.id} without a valor`);
+  for (const med of completedMedReturns(pix)) {
     const payment = await deps.db.transaction((tx) =>
-      applyMedReturn(tx, deps, { workspaceId: charge.workspace_id, environment: 'live' }, charge.id, {
-        returnId: pspReturn.id,
-        rtrId: pspReturn.rtrId ?? null,
-        amountMinor: pspReturn.amountMinor!,
-        natureza: pspReturn.natureza as MedNatureza,
-      }),
+      applyMedReturn(tx, deps, { workspaceId: charge.workspace_id, environment: 'live' }, charge.id, med),
     );
     if (payment) applied++;
   }
   return applied;
+}
+
+/**
+ * The MED devoluções the PSP completed on a PIX, as returns to apply. One it lists without a valor,
+ * or without any id (neither its id nor its rtrId), cannot be applied once and only once: it throws,
+ * and the caller's item is set aside for an operator (set_aside_items), never dropped.
+ */
+export function completedMedReturns(pix: ReceivedPix): MedReturn[] {
+  return pix.returns
+    .filter((r) => isMedNatureza(r.natureza) && r.status === 'completed')
+    .map((r) => {
+      if (r.id === '') throw new Error(`MED devolução on ${pix.endToEndId} without an id or rtrId`);
+      if (r.amountMinor === undefined) throw new Error(`MED devolução ${r.id} without a valor`);
+      return {
+        returnId: r.id,
+        rtrId: r.rtrId ?? null,
+        amountMinor: r.amountMinor,
+        natureza: r.natureza as MedNatureza,
+      };
+    });
 }

@@ -34,6 +34,13 @@ export async function createRefund(
   if (original.kind !== 'pix_cash_in' || original.status !== 'completed') {
     throw new AppError('invalid_state', 'Only a completed PIX cash-in can be refunded.');
   }
+  // The cash-in a held PIX's return is made of is that return's own: returned, or back in suspense
+  // when the return failed, its money is never the party's to refund.
+  if ((original.metadata as Record<string, unknown> | null)?.held_return === true)
+    throw new AppError(
+      'invalid_state',
+      'This cash-in is the return of a PIX received without a charge; it cannot be refunded.',
+    );
   const at = deps.clock.now();
   if (!original.completed_at || at.getTime() - original.completed_at.getTime() > REFUND_WINDOW_MS) {
     throw new AppError('invalid_state', 'A PIX cash-in can only be refunded within 90 days.');

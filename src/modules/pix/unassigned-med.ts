@@ -1,42 +1,52 @@
 /**
  * MED returns on a PIX received without a charge. The PSP gives (part of) such a PIX back on its own,
- * like any other: while it is held, nothing of it is in the books, so the held amount shrinks (all of
- * it returned, the row is closed as returned); once assigned, it is a completed pix_cash_in, and the
- * return is applied to it as to a charge (applyMedReturn). Assigning or returning a held PIX in live
- * asks the PSP first, so money the PSP took back is never credited.
+ * like any other: while it is held, nothing of it is in the books, so each devolução is recorded
+ * beside the held PIX, once per id, and what is held is what the PSP received less them (all of it
+ * returned, the row is closed as returned). When the PIX is assigned or returned, its cash-in is of
+ * the whole amount and those devoluções are applied to it through applyMedReturn, as to a charge, so
+ * a later report of one finds it applied. Assigning or returning a held live PIX asks the PSP first,
+ * outside the transaction, so money the PSP took back is never credited and no lock waits on it.
  */
 import type { Tx } from '../../db/types.ts';
 import { partyAccount, systemAccount } from '../../ledger/accounts.ts';
 import { postJournal } from '../../ledger/ledger.ts';
-import type { Deps } from '../../platform/context.ts';
+import type { Deps, Environment } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { ReceivedPix } from '../../providers/pix/provider.ts';
 import type { PaymentRow } from '../payments/service.ts';
-import { applyPspReturns, isMedNatureza } from './med-returns.ts';
+import { applyMedReturn, applyPspReturns, completedMedReturns } from './med-returns.ts';
 import {
+  closeReturnedWhole,
   findUnassignedByEndToEnd,
+  heldReturnsOf,
+  insertHeldReturn,
   lockUnassignedOfRefund,
-  reduceUnassigned,
   reopenUnassigned,
   type UnassignedRow,
-} from './repo.ts';
-
-/** What the PSP has given back of a PIX under MED (its completed MED devoluções). */
-export function medReturnedOf(pix: ReceivedPix): bigint {
-  return pix.returns
-    .filter((r) => isMedNatureza(r.natureza) && r.status === 'completed')
-    .reduce((sum, r) => sum + (r.amountMinor ?? 0n), 0n);
-}
+} from './unassigned-repo.ts';
 
 /**
- * Shrinks a held (locked, unassigned) PIX to what the PSP still holds of it. Idempotent: what is
- * left is the PSP's amount less all its returns. Answers what is left, and whether it changed.
+ * Records on a held (locked, unassigned) PIX the MED devoluções the PSP shows on it, each once, and
+ * closes it when they cover all of it. Idempotent whatever the PSP says of the PIX's amount: what is
+ * held is what it received (the row's amount) less the devoluções recorded. Answers what is left and
+ * how many devoluções were recorded now.
  */
-async function holdWhatIsLeft(tx: Tx, row: UnassignedRow, pix: ReceivedPix, at: Date) {
-  const left = (pix.amountMinor ?? row.amount_minor) - medReturnedOf(pix);
-  if (left >= row.amount_minor) return { left: row.amount_minor, changed: false };
-  await reduceUnassigned(tx, row, left, at);
-  return { left, changed: true };
+export async function holdWhatIsLeft(tx: Tx, row: UnassignedRow, pix: ReceivedPix | undefined, at: Date) {
+  let recorded = 0;
+  for (const med of pix ? completedMedReturns(pix) : []) {
+    const inserted = await insertHeldReturn(tx, row, {
+      return_id: med.returnId,
+      rtr_id: med.rtrId,
+      natureza: med.natureza,
+      amount_minor: med.amountMinor,
+      at,
+    });
+    if (inserted) recorded++;
+  }
+  const returns = await heldReturnsOf(tx, row);
+  const left = row.amount_minor - returns.reduce((sum, r) => sum + r.amount_minor, 0n);
+  if (left <= 0n) await closeReturnedWhole(tx, row, at);
+  return { left, recorded, returns };
 }
 
 /**
@@ -58,7 +68,7 @@ export async function applyUnassignedReturns(
   const outcome = await deps.db.transaction(async (tx) => {
     const locked = await findUnassignedByEndToEnd(tx, scope, pix.endToEndId, { forUpdate: true });
     if (locked?.status !== 'unassigned') return undefined;
-    return (await holdWhatIsLeft(tx, locked, pix, deps.clock.now())).changed ? 1 : 0;
+    return (await holdWhatIsLeft(tx, locked, pix, deps.clock.now())).recorded;
   });
   // Assigned or returned meanwhile: read again, once, and follow it where it went.
   if (outcome === undefined && attempt === 0) return applyUnassignedReturns(deps, workspaceId, pix, 1);
@@ -66,21 +76,47 @@ export async function applyUnassignedReturns(
 }
 
 /**
- * Before a held live PIX is assigned or returned: what the PSP shows of it now, its MED returns
- * taken off first. Refuses one the PSP gave back whole. Answers the row as it now stands.
+ * What the PSP shows now of a held live PIX, asked before the transaction that assigns or returns it
+ * (undefined in sandbox, or when the PSP cannot say): no row lock is held while the PSP answers.
  */
-export async function checkWithPsp(tx: Tx, deps: Deps, row: UnassignedRow): Promise<UnassignedRow> {
-  if (row.environment !== 'live') return row;
-  const provider = deps.providers.get('pix', 'live');
-  const pix = await provider.getReceivedPix?.(row.end_to_end_id);
-  if (!pix) return row;
-  const { left } = await holdWhatIsLeft(tx, row, pix, deps.clock.now());
-  if (left <= 0n)
+export async function pspViewOf(
+  deps: Deps,
+  row: { environment: Environment; end_to_end_id: string },
+): Promise<ReceivedPix | undefined> {
+  if (row.environment !== 'live') return undefined;
+  return deps.providers.get('pix', 'live').getReceivedPix?.(row.end_to_end_id);
+}
+
+/**
+ * In the transaction that assigns or returns a held (locked) PIX: the devoluções the PSP showed
+ * recorded, and what is left. Refuses one the PSP gave back whole.
+ */
+export async function heldNow(tx: Tx, deps: Deps, row: UnassignedRow, pix: ReceivedPix | undefined) {
+  const held = await holdWhatIsLeft(tx, row, pix, deps.clock.now());
+  if (held.left <= 0n)
     throw new AppError(
       'invalid_state',
       'The PSP returned this PIX to its payer under MED; nothing is left to assign or return.',
     );
-  return { ...row, amount_minor: left };
+  return held;
+}
+
+/** The devoluções made while a PIX was held, applied to the cash-in it became, each once. */
+export async function applyHeldReturns(
+  tx: Tx,
+  deps: Deps,
+  row: UnassignedRow,
+  returns: Awaited<ReturnType<typeof heldReturnsOf>>,
+  cashInId: string,
+): Promise<void> {
+  const scope = { workspaceId: row.workspace_id, environment: row.environment };
+  for (const r of returns)
+    await applyMedReturn(tx, deps, scope, cashInId, {
+      returnId: r.return_id,
+      rtrId: r.rtr_id,
+      amountMinor: r.amount_minor,
+      natureza: r.natureza,
+    });
 }
 
 /**

@@ -20,22 +20,26 @@ import { defaultParty, owningParty } from '../parties/service.ts';
 import { createPayment } from '../payments/service.ts';
 import { feeFor } from './fees.ts';
 import { recoverPartyDebt } from './med-returns.ts';
+import { pixTransfers } from './transfers.ts';
+import { applyHeldReturns, heldNow, pspViewOf } from './unassigned-med.ts';
 import {
   findUnassigned,
+  heldReturnedByRow,
   insertUnassigned,
   listUnassignedRows,
   resolveUnassigned,
   type UnassignedRow,
-} from './repo.ts';
-import { pixTransfers } from './transfers.ts';
-import { checkWithPsp } from './unassigned-med.ts';
+} from './unassigned-repo.ts';
 
-export function unassignedView(row: UnassignedRow) {
+type Write = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
+
+/** A held PIX as the API shows it: its amount is what is held, the PSP's MED returns taken off. */
+export function unassignedView(row: UnassignedRow, returnedMinor = 0n) {
   return {
     id: row.id,
     environment: row.environment,
     status: row.status,
-    amount_minor: formatAmount(row.amount_minor),
+    amount_minor: formatAmount(row.amount_minor - returnedMinor),
     currency: 'BRL' as const,
     end_to_end_id: row.end_to_end_id,
     payer_info: row.payer_info,
@@ -81,13 +85,25 @@ export async function listUnassigned(
     cursor: query.cursor,
     limit: query.limit,
   });
-  return rows.map(unassignedView);
+  const returned = await heldReturnedByRow(
+    q,
+    ctx.caller.workspaceId,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => unassignedView(row, returned.get(row.id)));
 }
 
 export async function getUnassigned(q: Queryable, ctx: Ctx, input: { id: string }) {
   const row = await findUnassigned(q, ctx.caller, input.id);
   if (!row) throw notFound('Unassigned PIX');
-  return unassignedView(row);
+  return unassignedView(row, (await heldReturnedByRow(q, row.workspace_id, [row.id])).get(row.id));
+}
+
+/** What the PSP shows of a held PIX, asked before any transaction (none in sandbox). */
+async function askPsp(ctx: Ctx, id: string) {
+  const row = await findUnassigned(ctx.deps.db, ctx.caller, id);
+  if (!row) throw notFound('Unassigned PIX');
+  return pspViewOf(ctx.deps, row);
 }
 
 async function lockWaiting(tx: Tx, caller: Caller, id: string): Promise<UnassignedRow> {
@@ -102,7 +118,13 @@ async function lockWaiting(tx: Tx, caller: Caller, id: string): Promise<Unassign
 }
 
 /** The completed cash-in a held PIX becomes: PIX settlement → the party's available (less the fee). */
-async function cashInOf(tx: Tx, ctx: Ctx, row: UnassignedRow, partyId: string, fee: bigint) {
+async function cashInOf(
+  tx: Tx,
+  ctx: Ctx,
+  row: UnassignedRow,
+  cashIn: { partyId: string; fee: bigint; forReturn: boolean },
+) {
+  const { partyId, fee } = cashIn;
   const at = ctx.deps.clock.now();
   const id = newId();
   const postings: PostingInput[] = [
@@ -146,7 +168,10 @@ async function cashInOf(tx: Tx, ctx: Ctx, row: UnassignedRow, partyId: string, f
       description: 'PIX received without a charge',
       pix_tx_id: row.end_to_end_id,
       counterparty: row.payer_info ? { name: row.payer_info } : null,
-      metadata: { unassigned_pix_id: row.id },
+      // held_return: the cash-in a return is made of, the return's own: never refundable by its party.
+      metadata: cashIn.forReturn
+        ? { unassigned_pix_id: row.id, held_return: true }
+        : { unassigned_pix_id: row.id },
       idempotency_key: ctx.idempotencyKey ?? null,
     },
     { at },
@@ -154,62 +179,77 @@ async function cashInOf(tx: Tx, ctx: Ctx, row: UnassignedRow, partyId: string, f
 }
 
 /**
- * Assigns a held PIX to a party of the workspace: a completed cash-in, the workspace's cash-in fee
- * taken as from a charge (none when it would take it all), and what the party owes of MED returns
- * paid from it first.
+ * Assigns a held PIX to a party of the workspace: a completed cash-in of all the PSP received, the
+ * workspace's cash-in fee taken as from a charge (none when it would take all that is left), the MED
+ * returns the PSP made while it was held applied to it, and what the party owes paid from it first.
  */
-export async function assignUnassigned(tx: Tx, ctx: Ctx, input: { id: string; party_id?: string }) {
+export async function assignUnassigned(ctx: Ctx, input: { id: string; party_id?: string }, write: Write) {
   const { caller, deps } = ctx;
-  const row = await checkWithPsp(tx, deps, await lockWaiting(tx, caller, input.id));
-  const partyId = await owningParty(tx, caller, input.party_id);
-  const fee = await feeFor(tx, row.workspace_id, row.environment, 'pix_cash_in', row.amount_minor);
-  const payment = await cashInOf(tx, ctx, row, partyId, fee < row.amount_minor ? fee : 0n);
-  await recoverPartyDebt(tx, deps, {
-    workspaceId: row.workspace_id,
-    environment: row.environment,
-    partyId,
+  const pix = await askPsp(ctx, input.id);
+  return write(async (tx) => {
+    const row = await lockWaiting(tx, caller, input.id);
+    const { left, returns } = await heldNow(tx, deps, row, pix);
+    const partyId = await owningParty(tx, caller, input.party_id);
+    const fee = await feeFor(tx, row.workspace_id, row.environment, 'pix_cash_in', row.amount_minor);
+    const payment = await cashInOf(tx, ctx, row, { partyId, fee: fee < left ? fee : 0n, forReturn: false });
+    await applyHeldReturns(tx, deps, row, returns, payment.id);
+    await recoverPartyDebt(tx, deps, {
+      workspaceId: row.workspace_id,
+      environment: row.environment,
+      partyId,
+    });
+    const at = deps.clock.now();
+    await resolveUnassigned(tx, row, { status: 'assigned', paymentId: payment.id, refundId: null, at });
+    const resolved = { ...row, status: 'assigned' as const, payment_id: payment.id, resolved_at: at };
+    return unassignedView(resolved, row.amount_minor - left);
   });
-  const at = deps.clock.now();
-  await resolveUnassigned(tx, row, { status: 'assigned', paymentId: payment.id, refundId: null, at });
-  return unassignedView({ ...row, status: 'assigned', payment_id: payment.id, resolved_at: at });
 }
 
 /**
- * Returns a held PIX to its payer, whole: it becomes a cash-in of the workspace's default party and,
- * in the same transaction, a refund of all of it (devolução natureza ORIGINAL), which the outbound
- * flow sends and settles like any refund. The party's balance is back where it was at once; what it
+ * Returns a held PIX to its payer, all that is left of it: it becomes a cash-in of the workspace's
+ * default party (its MED returns applied to it) and, in the same transaction, a refund of what is
+ * left (devolução natureza ORIGINAL), marked held_return, which the outbound flow's job sends after
+ * the commit and settles like any refund. The party's balance is back where it was at once; what it
  * owes of MED returns is not paid from money that is leaving.
  */
-export async function returnUnassigned(tx: Tx, ctx: Ctx, input: { id: string }) {
+export async function returnUnassigned(ctx: Ctx, input: { id: string }, write: Write) {
   const { caller, deps } = ctx;
-  const row = await checkWithPsp(tx, deps, await lockWaiting(tx, caller, input.id));
-  const partyId = await defaultParty(tx, caller);
-  const cashIn = await cashInOf(tx, ctx, row, partyId, 0n);
-  const at = deps.clock.now();
-  const refund = await pixTransfers.start(
-    tx,
-    deps,
-    {
-      id: newId(),
-      workspace_id: row.workspace_id,
-      environment: row.environment,
-      party_id: partyId,
-      kind: 'pix_refund',
-      amount_minor: row.amount_minor,
-      currency: 'BRL',
-      related_payment_id: cashIn.id,
-      description: 'Return of a PIX received without a charge',
-      counterparty: cashIn.counterparty,
-    },
-    at,
-  );
-  await resolveUnassigned(tx, row, { status: 'returned', paymentId: cashIn.id, refundId: refund.id, at });
-  return unassignedView({
-    ...row,
-    status: 'returned',
-    payment_id: cashIn.id,
-    refund_id: refund.id,
-    resolved_at: at,
+  const pix = await askPsp(ctx, input.id);
+  return write(async (tx) => {
+    const row = await lockWaiting(tx, caller, input.id);
+    const { left, returns } = await heldNow(tx, deps, row, pix);
+    const partyId = await defaultParty(tx, caller);
+    const cashIn = await cashInOf(tx, ctx, row, { partyId, fee: 0n, forReturn: true });
+    await applyHeldReturns(tx, deps, row, returns, cashIn.id);
+    const at = deps.clock.now();
+    const refund = await pixTransfers.start(
+      tx,
+      deps,
+      {
+        id: newId(),
+        workspace_id: row.workspace_id,
+        environment: row.environment,
+        party_id: partyId,
+        kind: 'pix_refund',
+        amount_minor: left,
+        currency: 'BRL',
+        related_payment_id: cashIn.id,
+        description: 'Return of a PIX received without a charge',
+        counterparty: cashIn.counterparty,
+        metadata: { unassigned_pix_id: row.id, held_return: true },
+      },
+      at,
+    );
+    const to = { status: 'returned' as const, paymentId: cashIn.id, refundId: refund.id, at };
+    await resolveUnassigned(tx, row, to);
+    const resolved = {
+      ...row,
+      status: to.status,
+      payment_id: cashIn.id,
+      refund_id: refund.id,
+      resolved_at: at,
+    };
+    return unassignedView(resolved, row.amount_minor - left);
   });
 }
 

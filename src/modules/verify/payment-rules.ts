@@ -23,7 +23,11 @@ export interface PaymentLedger {
   nets: Map<string, bigint>;
   /** pix_med_return: what its party still owes of it (pix_med_returns.outstanding_minor). */
   outstanding?: bigint | null;
-  /** pix_refund: the return of a PIX without a charge, whose money goes back to suspense if it fails. */
+  /**
+   * pix_refund: the return of a PIX held without a charge (metadata held_return), whose money goes
+   * back to suspense if it fails. Any other refund, of a cash-in that came from a held PIX too, gives
+   * its money back to its party, as every refund does.
+   */
   toSuspense?: boolean;
 }
 

@@ -165,8 +165,7 @@ export async function paymentLedgerPage(
             x.metadata->>'target_amount_minor' AS target_amount, x.metadata->>'fee_currency' AS fee_currency,
             (SELECT r.outstanding_minor FROM pix_med_returns r
               WHERE r.workspace_id = x.workspace_id AND r.payment_id = x.id) AS outstanding,
-            (SELECT o.metadata ? 'unassigned_pix_id' FROM payments o
-              WHERE x.kind = 'pix_refund' AND o.workspace_id = x.workspace_id AND o.id = x.related_payment_id) AS to_suspense,
+            (x.kind = 'pix_refund' AND x.metadata ? 'held_return') AS to_suspense,
             (SELECT count(*) FROM ledger_journals j WHERE j.workspace_id = x.workspace_id
                 AND j.reference_type = 'payment' AND j.reference_id = x.id::text)::bigint AS journals,
             (SELECT string_agg(n.cls || '=' || n.net, ',') FROM (

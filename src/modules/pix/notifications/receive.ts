@@ -137,8 +137,9 @@ async function medReturned(deps: Deps, provider: PixProvider, item: Item, record
 }
 
 /**
- * A MED return on a PIX that reached no charge: held for the key's workspace (its held amount
- * shrinks) or assigned to a party (its cash-in is returned, as a charge is). Unmatched otherwise.
+ * A MED return on a PIX that reached no charge: held for the key's workspace (its devoluções recorded
+ * beside it) or assigned to a party (its cash-in is returned, as a charge is). A PIX whose first
+ * notification already carries the devolução is held first, then the return is applied to it.
  */
 async function medReturnedWithoutCharge(
   deps: Deps,
@@ -147,7 +148,9 @@ async function medReturnedWithoutCharge(
   record: Recorder,
 ): Promise<number> {
   const workspaceId = deps.config.pix.bcb?.unassignedWorkspaceId;
-  const applied = workspaceId ? await applyUnassignedReturns(deps, workspaceId, pix) : undefined;
+  let applied = workspaceId ? await applyUnassignedReturns(deps, workspaceId, pix) : undefined;
+  const held = applied === undefined && (await holdReceived(deps, pix)) ? 1 : 0;
+  if (held) applied = (await applyUnassignedReturns(deps, workspaceId!, pix)) ?? 0;
   const confirmed = pix.returns.some((r) => isMedNatureza(r.natureza) && r.status === 'completed');
   await record({
     kind: 'refund',
@@ -156,7 +159,7 @@ async function medReturnedWithoutCharge(
       applied === undefined ? 'unmatched' : applied > 0 ? 'settled' : confirmed ? 'duplicate' : 'pending',
     payload: item,
   });
-  return applied ?? 0;
+  return held + (applied ?? 0);
 }
 
 /**
@@ -181,20 +184,7 @@ async function receivedWithoutCharge(
     await record({ kind: 'unknown', reference: endToEndId, outcome: 'unconfirmed', payload: item });
     return 0;
   }
-  const workspaceId = deps.config.pix.bcb?.unassignedWorkspaceId;
-  if (!workspaceId)
-    throw new AppError(
-      'invalid_state',
-      'A PIX without a charge arrived and no workspace holds them: set PIX_UNASSIGNED_WORKSPACE_ID.',
-    );
-  const held = await recordUnassigned(deps.db, {
-    workspaceId,
-    environment: 'live',
-    endToEndId,
-    amountMinor: pix.amountMinor,
-    payerInfo: pix.payerInfo ?? null,
-    at: deps.clock.now(),
-  });
+  const held = await holdReceived(deps, pix);
   await record({
     kind: 'unknown',
     reference: endToEndId,
@@ -202,6 +192,30 @@ async function receivedWithoutCharge(
     payload: item,
   });
   return held ? 1 : 0;
+}
+
+/**
+ * Holds a PIX the PSP confirmed, that reached no charge of ours, for the workspace that owns the key:
+ * true when held now, false when held before or the PSP gave no amount. Throws when no workspace holds
+ * such PIX (the item is set aside for an operator).
+ */
+async function holdReceived(deps: Deps, pix: ReceivedPix): Promise<boolean> {
+  if (pix.amountMinor === undefined || pix.amountMinor <= 0n) return false;
+  const workspaceId = deps.config.pix.bcb?.unassignedWorkspaceId;
+  if (!workspaceId)
+    throw new AppError(
+      'invalid_state',
+      'A PIX without a charge arrived and no workspace holds them: set PIX_UNASSIGNED_WORKSPACE_ID.',
+    );
+  const id = await recordUnassigned(deps.db, {
+    workspaceId,
+    environment: 'live',
+    endToEndId: pix.endToEndId,
+    amountMinor: pix.amountMinor,
+    payerInfo: pix.payerInfo ?? null,
+    at: deps.clock.now(),
+  });
+  return id !== undefined;
 }
 
 /** A PIX received on a charge: credited once, after the PSP's GET /cob/{txid} shows it paid. */

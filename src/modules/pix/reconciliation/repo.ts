@@ -64,14 +64,21 @@ export async function unassignedNamed(
   return rows;
 }
 
-/** The PSP's devolução ids that are in the books as MED returns. */
+/**
+ * The PSP's devolução ids that are in the books: as MED returns, or recorded on a PIX still held
+ * without a charge (whose held amount is the PSP's less them).
+ */
 export async function medReturnsNamed(
   q: Queryable,
   environment: Environment,
   returnIds: readonly string[],
 ): Promise<Set<string>> {
   const { rows } = await q.query<{ return_id: string }>(
-    'SELECT return_id FROM pix_med_returns WHERE environment = $1 AND return_id = ANY($2)',
+    `SELECT return_id FROM pix_med_returns WHERE environment = $1 AND return_id = ANY($2)
+     UNION
+     SELECT r.return_id FROM pix_unassigned_returns r
+       JOIN pix_unassigned u ON u.workspace_id = r.workspace_id AND u.id = r.unassigned_id
+      WHERE u.environment = $1 AND r.return_id = ANY($2)`,
     [environment, [...returnIds]],
   );
   return new Set(rows.map((row) => row.return_id));

@@ -53,9 +53,12 @@ export default function route(app: App, deps: Deps) {
         response: respond(UnassignedPix),
       },
     },
+    // The PSP is asked before the write's transaction, so no lock waits on it.
     async (request) => ({
-      data: await request.write((tx) =>
-        assignUnassigned(tx, contextOf(deps, request), { id: request.params.id, ...request.body }),
+      data: await assignUnassigned(
+        contextOf(deps, request),
+        { id: request.params.id, ...request.body },
+        (fn) => request.write(fn),
       ),
     }),
   );
@@ -71,7 +74,7 @@ export default function route(app: App, deps: Deps) {
       },
     },
     async (request) => ({
-      data: await request.write((tx) => returnUnassigned(tx, contextOf(deps, request), request.params)),
+      data: await returnUnassigned(contextOf(deps, request), request.params, (fn) => request.write(fn)),
     }),
   );
 }

@@ -26,10 +26,18 @@ const MAX_PAGES = 10_000;
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
-/** A devolução as the API Pix writes it; natureza defaults to ORIGINAL, as the standard says. */
+const named = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined;
+
+/**
+ * A devolução as the API Pix writes it; natureza defaults to ORIGINAL, as the standard says. The
+ * standard's Devolucao carries an id and the rtrId (the return's own end-to-end id, unique on the
+ * rail: github.com/bacen/pix-api, openapi.yaml, Devolucao): one without an id is keyed by its rtrId,
+ * and one with neither keeps an empty id, which the MED path refuses to apply (it is set aside).
+ */
 function returnOf(body: Record<string, unknown>): PspReturn {
   return {
-    id: String(body.id),
+    id: named(body.id) ?? named(body.rtrId) ?? '',
     rtrId: text(body.rtrId),
     amountMinor: fromPspAmount(body.valor),
     natureza: text(body.natureza) ?? 'ORIGINAL',
@@ -46,7 +54,7 @@ export function receivedPixOf(item: Record<string, unknown>): ReceivedPix {
     amountMinor: fromPspAmount(item.valor),
     payerInfo: text(item.infoPagador),
     receivedAt: typeof item.horario === 'string' ? new Date(item.horario) : undefined,
-    returns: returns.filter((r) => typeof r?.id === 'string' && r.id !== '').map(returnOf),
+    returns: returns.filter((r) => typeof r === 'object' && r !== null).map(returnOf),
   };
 }
 
