@@ -82,6 +82,13 @@ describe.skipIf(!canRun)('hosted checkout in chromium', () => {
     await page.goto(`${base}/pay/${link.slug}`);
     await expect.poll(() => page.locator('h1').textContent()).toBe('Café especial 500 g');
     expect(await page.locator('#amount-display').textContent()).toBe('R$ 49,90');
+    // Whom the buyer pays, and that nothing paid on a sandbox page is real money.
+    expect(await page.locator('#merchant-name').textContent()).toBe('Café Aurora');
+    expect(await page.locator('header.brand p').first().textContent()).toBe(
+      'Pagamento via PIX para Café Aurora',
+    );
+    expect(await page.locator('#test-mark').isVisible()).toBe(true);
+    expect(await page.locator('#test-mark').textContent()).toContain('Ambiente de teste');
     await shot(page, 'form');
 
     // Submitting empty shows each field's error, tied to it, and moves focus to the first.
@@ -90,9 +97,13 @@ describe.skipIf(!canRun)('hosted checkout in chromium', () => {
     await page.keyboard.press('Enter');
     await page.locator('#payer-name-error').waitFor({ state: 'visible' });
     expect(await page.locator('#payer-name').getAttribute('aria-invalid')).toBe('true');
-    expect(await page.locator('#payer-document-error').textContent()).toContain('CPF ou CNPJ inválido');
+    // An empty document is asked for, not called invalid; a wrong one is.
+    expect(await page.locator('#payer-document-error').textContent()).toBe('Informe o CPF ou CNPJ.');
     await page.locator('#payer-document').fill('529.982.247-24');
     await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.locator('#payer-document-error').textContent())
+      .toContain('CPF ou CNPJ inválido');
     await shot(page, 'errors');
 
     // Keyboard only: name, Tab, document, Enter.
@@ -138,6 +149,9 @@ describe.skipIf(!canRun)('hosted checkout in chromium', () => {
     const { page, problems } = await phonePage('en-US');
     await page.goto(`${base}/pay/${link.slug}`);
     expect(await page.locator('html').getAttribute('lang')).toBe('en');
+    expect(await page.locator('#test-mark').textContent()).toContain('Test environment');
+    await page.getByRole('button', { name: 'Get PIX code' }).click();
+    expect(await page.locator('#payer-document-error').textContent()).toBe('Enter the CPF or CNPJ.');
     await page.getByLabel('Amount (R$)').fill('1,234.50', { timeout: 5000 });
     await page.getByLabel('Full name').fill('Alex Doe');
     await page.getByLabel('CPF or CNPJ').fill('11.222.333/0001-81');

@@ -12,7 +12,7 @@ let ws: LinksWorkspace;
 let other: LinksWorkspace;
 
 beforeAll(async () => {
-  ctx = await startTestApp();
+  ctx = await startTestApp({ publicBaseUrl: 'https://pay.example.com' });
   ws = await linksWorkspace(ctx);
   other = await linksWorkspace(ctx, 'Outra Loja');
 });
@@ -51,7 +51,8 @@ describe('POST /payment-links', () => {
       expires_at: null,
     });
     expect(link.slug).toMatch(/^[a-z0-9]{10}$/);
-    expect(link.url).toBe(`/pay/${link.slug}`);
+    // Absolute, from PUBLIC_BASE_URL: the owner can send it as it is.
+    expect(link.url).toBe(`https://pay.example.com/pay/${link.slug}`);
   });
 
   it('creates an open-amount link (the buyer prices it), with a chosen slug, design and metadata', async () => {

@@ -11262,7 +11262,7 @@ export interface paths {
                                  */
                                 status: "active" | "inactive" | "expired";
                                 slug: string;
-                                /** @description the hosted checkout page: /pay/{slug} */
+                                /** @description the hosted checkout page, absolute: PUBLIC_BASE_URL + /pay/{slug} (e.g. https://pay.example.com/pay/ab12cd34) */
                                 url: string;
                                 title: string | null;
                                 description: string | null;
@@ -11415,7 +11415,7 @@ export interface paths {
                                  */
                                 status: "active" | "inactive" | "expired";
                                 slug: string;
-                                /** @description the hosted checkout page: /pay/{slug} */
+                                /** @description the hosted checkout page, absolute: PUBLIC_BASE_URL + /pay/{slug} (e.g. https://pay.example.com/pay/ab12cd34) */
                                 url: string;
                                 title: string | null;
                                 description: string | null;
@@ -11695,7 +11695,7 @@ export interface paths {
                                  */
                                 status: "active" | "inactive" | "expired";
                                 slug: string;
-                                /** @description the hosted checkout page: /pay/{slug} */
+                                /** @description the hosted checkout page, absolute: PUBLIC_BASE_URL + /pay/{slug} (e.g. https://pay.example.com/pay/ab12cd34) */
                                 url: string;
                                 title: string | null;
                                 description: string | null;
@@ -11837,7 +11837,7 @@ export interface paths {
                                  */
                                 status: "active" | "inactive" | "expired";
                                 slug: string;
-                                /** @description the hosted checkout page: /pay/{slug} */
+                                /** @description the hosted checkout page, absolute: PUBLIC_BASE_URL + /pay/{slug} (e.g. https://pay.example.com/pay/ab12cd34) */
                                 url: string;
                                 title: string | null;
                                 description: string | null;

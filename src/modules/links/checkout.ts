@@ -40,7 +40,11 @@ export type Refusal = Exclude<LinkStatus, 'active'> | 'production_off';
  * Why the link would refuse a checkout now, or undefined when it takes one. The page and the checkout
  * both ask this, so a page never shows a form whose checkout would be refused.
  */
-async function refusalOf(deps: Deps, link: LinkRow): Promise<Refusal | undefined> {
+function refusalOf(
+  deps: Deps,
+  link: LinkRow,
+  workspace: { production_enabled: boolean } | undefined,
+): Refusal | undefined {
   const now = deps.clock.now();
   const status = linkStatus(link, now);
   if (status !== 'active') return status;
@@ -48,21 +52,28 @@ async function refusalOf(deps: Deps, link: LinkRow): Promise<Refusal | undefined
   if (link.expires_at && link.expires_at.getTime() - now.getTime() < MIN_CHARGE_SECONDS * 1000)
     return 'expired';
   // A live link takes real money only while its workspace's production is on, as a live key does.
-  if (
-    link.environment === 'live' &&
-    !(await findWorkspaceRow(deps.db, link.workspace_id))?.production_enabled
-  )
-    return 'production_off';
+  if (link.environment === 'live' && !workspace?.production_enabled) return 'production_off';
   return undefined;
 }
 
-/** The link a slug names and why it takes no payment now (undefined when it does); undefined for an unknown slug. */
-export async function linkForPage(
-  deps: Deps,
-  slug: string,
-): Promise<{ link: LinkRow; refusal: Refusal | undefined } | undefined> {
+/** A link as its page shows it: the link, why it takes no payment now (if so), and whose it is. */
+export interface LinkForPage {
+  link: LinkRow;
+  refusal: Refusal | undefined;
+  /** The workspace's display name: the payer sees whom they pay. */
+  merchantName: string;
+}
+
+/** The link a slug names, for its page; undefined for an unknown slug. */
+export async function linkForPage(deps: Deps, slug: string): Promise<LinkForPage | undefined> {
   const link = await findLinkBySlug(deps.db, slug);
-  return link && { link, refusal: await refusalOf(deps, link) };
+  if (!link) return undefined;
+  const workspace = await findWorkspaceRow(deps.db, link.workspace_id);
+  return {
+    link,
+    refusal: refusalOf(deps, link, workspace),
+    merchantName: workspace?.display_name ?? '',
+  };
 }
 
 async function openLink(deps: Deps, slug: string): Promise<LinkRow> {

@@ -46,7 +46,10 @@ export const PaymentLink = Type.Object({
   allow_custom_amount: Type.Boolean(),
   status: Type.Enum(LINK_STATUSES, { description: 'active, inactive, or expired once past expires_at' }),
   slug: Type.String(),
-  url: Type.String({ description: 'the hosted checkout page: /pay/{slug}' }),
+  url: Type.String({
+    description:
+      'the hosted checkout page, absolute: PUBLIC_BASE_URL + /pay/{slug} (e.g. https://pay.example.com/pay/ab12cd34)',
+  }),
   title: Nullable(Type.String()),
   description: Nullable(Type.String()),
   design: Design,

@@ -52,7 +52,8 @@ export { type Part, type Share, splitNet } from './split-math.ts';
 export const linkStatus = (link: LinkRow, now: Date): LinkStatus =>
   link.expires_at && link.expires_at <= now ? 'expired' : link.status;
 
-export function linkView(link: LinkRow, now: Date): PaymentLinkView {
+/** The link as the API shows it; `baseUrl` (PUBLIC_BASE_URL) makes its page's `url` absolute. */
+export function linkView(link: LinkRow, now: Date, baseUrl: string): PaymentLinkView {
   return {
     id: link.id,
     workspace_id: link.workspace_id,
@@ -63,7 +64,7 @@ export function linkView(link: LinkRow, now: Date): PaymentLinkView {
     allow_custom_amount: link.allow_custom_amount,
     status: linkStatus(link, now),
     slug: link.slug,
-    url: `/pay/${link.slug}`,
+    url: `${baseUrl}/pay/${link.slug}`,
     title: link.title,
     description: link.description,
     design: link.design,
@@ -146,7 +147,7 @@ export async function createLink(tx: Tx, ctx: Ctx, input: CreateLinkInput): Prom
     created_at: now,
   });
   await auditAction(tx, ctx, 'payment_link.created', { type: 'payment_link', id }, { slug });
-  return linkView(link, now);
+  return linkView(link, now, ctx.deps.config.publicBaseUrl);
 }
 
 /** The asked slug (409 slug_taken when any workspace holds it), or a fresh random one. */
@@ -170,7 +171,7 @@ async function claimLinkSlug(
 }
 
 export async function getLink(q: Queryable, ctx: Ctx, input: { id: string }): Promise<PaymentLinkView> {
-  return linkView(await linkOf(q, ctx, input.id), ctx.deps.clock.now());
+  return linkView(await linkOf(q, ctx, input.id), ctx.deps.clock.now(), ctx.deps.config.publicBaseUrl);
 }
 
 export async function listLinks(
@@ -187,7 +188,7 @@ export async function listLinks(
     cursor: query.cursor,
   });
   const now = ctx.deps.clock.now();
-  return rows.map((row) => linkView(row, now));
+  return rows.map((row) => linkView(row, now, ctx.deps.config.publicBaseUrl));
 }
 
 export async function updateLink(
@@ -213,7 +214,7 @@ export async function updateLink(
       fields: Object.keys(patch),
     },
   );
-  return linkView(updated, now);
+  return linkView(updated, now, ctx.deps.config.publicBaseUrl);
 }
 
 const splitView = (row: SplitRow): SplitView => ({

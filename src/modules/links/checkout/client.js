@@ -110,6 +110,11 @@
     }
   });
 
+  const documentProblem = (bare) => {
+    if (bare === '') return t.missingDocument;
+    return validCpf(bare) || validCnpj(bare) ? '' : t.invalidDocument;
+  };
+
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const name = $('payer-name');
@@ -120,7 +125,8 @@
     const ok = [
       amountInput ? showError(amountInput, amount ? '' : t.invalidAmount) : true,
       showError(name, name.value.trim() ? '' : t.invalidName),
-      showError(doc, validCpf(bare) || validCnpj(bare) ? '' : t.invalidDocument),
+      // Nothing typed is a missing answer, not a wrong one: the message asks for it.
+      showError(doc, documentProblem(bare)),
     ];
     if (ok.includes(false)) {
       form.querySelector('[aria-invalid="true"]').focus();

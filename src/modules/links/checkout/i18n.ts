@@ -18,6 +18,8 @@ export function pickLocale(header: string | undefined): Locale {
 const PT = {
   pageTitle: 'Pagamento',
   payWithPix: 'Pagamento via PIX',
+  payWithPixTo: 'Pagamento via PIX para',
+  testMark: 'Ambiente de teste: nenhum dinheiro real é cobrado.',
   amount: 'Valor (R$)',
   amountHint: 'Por exemplo: 25,90',
   name: 'Nome completo',
@@ -27,6 +29,7 @@ const PT = {
   working: 'Gerando o código…',
   invalidName: 'Informe seu nome.',
   invalidDocument: 'CPF ou CNPJ inválido: confira os números.',
+  missingDocument: 'Informe o CPF ou CNPJ.',
   invalidAmount: 'Informe um valor válido, como 25,90.',
   failedToStart: 'Não foi possível gerar o pagamento. Tente de novo.',
   scan: 'Escaneie o QR code no app do seu banco',
@@ -54,6 +57,8 @@ export type Messages = typeof PT;
 const EN: Messages = {
   pageTitle: 'Payment',
   payWithPix: 'Pay with PIX',
+  payWithPixTo: 'Pay with PIX to',
+  testMark: 'Test environment: no real money is charged.',
   amount: 'Amount (R$)',
   amountHint: 'For example: 25.90',
   name: 'Full name',
@@ -63,6 +68,7 @@ const EN: Messages = {
   working: 'Creating the code…',
   invalidName: 'Enter your name.',
   invalidDocument: 'Invalid CPF or CNPJ: check the digits.',
+  missingDocument: 'Enter the CPF or CNPJ.',
   invalidAmount: 'Enter a valid amount, such as 25.90.',
   failedToStart: 'The payment could not be created. Please try again.',
   scan: "Scan the QR code in your bank's app",

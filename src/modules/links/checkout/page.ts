@@ -17,6 +17,10 @@ export const POLL_MS = 2000;
 
 export interface PageLink {
   slug: string;
+  /** Whom the payer pays: the workspace's display name. */
+  merchantName: string;
+  /** A sandbox link's page says it is a test: nothing paid there is real money. */
+  sandbox: boolean;
   title: string | null;
   description: string | null;
   amountMinor: bigint | null;
@@ -27,11 +31,12 @@ export interface PageLink {
 function layout(
   locale: Locale,
   nonce: string,
-  design: PageLink['design'],
+  link: Pick<PageLink, 'design' | 'sandbox'>,
   title: string,
   body: SafeHtml,
   script?: SafeHtml,
 ): string {
+  const design = link.design;
   const palette = paletteOf(design);
   // Every value in this rule passed paletteOf's #rrggbb check: nothing else can reach the CSS.
   const colours = `:root{--brand:${palette.brand};--brand-fg:${palette.brandText};--bg:${palette.background};--fg:${palette.text}}`;
@@ -45,6 +50,7 @@ function layout(
 </head>
 <body>
 <main class="card">
+${link.sandbox ? html`<p class="test-mark" id="test-mark" role="note">${messagesFor(locale).testMark}</p>` : ''}
 ${body}
 </main>
 ${script ?? ''}
@@ -86,7 +92,7 @@ export function renderCheckoutPage(link: PageLink, locale: Locale, nonce: string
       )
     : '';
   const body = html`<header class="brand">
-<p>${t.payWithPix}</p>
+${merchant(link.merchantName, t)}
 <h1>${title}</h1>
 </header>
 <div class="panel">
@@ -128,13 +134,20 @@ ${field(
   const data = { slug: link.slug, locale, pollMs: POLL_MS, messages: clientMessages(t) };
   const script = html`<script type="application/json" id="checkout-data">${jsonBlock(data)}</script>
 <script nonce="${nonce}">${new SafeHtml(SCRIPT)}</script>`;
-  return layout(locale, nonce, link.design, title, body, script);
+  return layout(locale, nonce, link, title, body, script);
 }
+
+/** Whom the payer pays, over the title: "Pagamento via PIX para <name>", or without a name. */
+const merchant = (name: string, t: Messages) =>
+  name
+    ? html`<p>${t.payWithPixTo} <strong id="merchant-name">${name}</strong></p>`
+    : html`<p>${t.payWithPix}</p>`;
 
 /** The messages the page's script shows, and only those: the rest stay server-side. */
 const CLIENT_MESSAGES = [
   'invalidName',
   'invalidDocument',
+  'missingDocument',
   'invalidAmount',
   'failedToStart',
   'copied',
@@ -158,7 +171,7 @@ export function renderUnavailablePage(
   reason: 'unknown' | Exclude<LinkStatus, 'active'> | 'production_off',
   locale: Locale,
   nonce: string,
-  link?: Pick<PageLink, 'title' | 'design'>,
+  link?: Pick<PageLink, 'title' | 'design' | 'merchantName' | 'sandbox'>,
 ): string {
   const t = messagesFor(locale);
   const message = {
@@ -168,9 +181,10 @@ export function renderUnavailablePage(
     production_off: t.productionOffLink,
   }[reason];
   const body = html`<header class="brand">
+${link ? merchant(link.merchantName, t) : ''}
 <p>${link?.title ?? t.payWithPix}</p>
 <h1>${t.unavailable}</h1>
 </header>
 <div class="panel"><p id="unavailable-reason">${message}</p></div>`;
-  return layout(locale, nonce, link?.design ?? {}, t.unavailable, body);
+  return layout(locale, nonce, link ?? { design: {}, sandbox: false }, t.unavailable, body);
 }

@@ -44,14 +44,16 @@ export default function route(app: App, deps: Deps) {
         .header('content-security-policy', pageCsp(nonce))
         .header('vary', 'Accept-Language');
       if (!found) return reply.code(404).send(renderUnavailablePage('unknown', locale, nonce));
-      const { link, refusal } = found;
+      const { link, refusal, merchantName } = found;
+      const shown = { merchantName, sandbox: link.environment === 'sandbox' };
       if (refusal) {
         const code = refusal === 'production_off' ? 403 : 410;
-        return reply.code(code).send(renderUnavailablePage(refusal, locale, nonce, link));
+        return reply.code(code).send(renderUnavailablePage(refusal, locale, nonce, { ...link, ...shown }));
       }
       return reply.send(
         renderCheckoutPage(
           {
+            ...shown,
             slug: link.slug,
             title: link.title,
             description: link.description,
