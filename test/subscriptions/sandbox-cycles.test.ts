@@ -17,7 +17,9 @@ async function activeSubscription(ws: Awaited<ReturnType<typeof world.workspace>
   const created = await ws.api.post('/v1/sandbox/subscriptions', monthly(start, extra));
   expect(created.statusCode, created.body).toBe(200);
   const id = created.json().data.id as string;
-  const authorised = await ws.api.post(`/v1/sandbox/simulate/subscriptions/${id}/authorise`, { approve: true });
+  const authorised = await ws.api.post(`/v1/sandbox/simulate/subscriptions/${id}/authorise`, {
+    approve: true,
+  });
   expect(authorised.statusCode, authorised.body).toBe(200);
   expect(authorised.json().data.status).toBe('active');
   return { id, start };
@@ -34,7 +36,7 @@ describe('sandbox subscription cycles', () => {
     expect(sub).toMatchObject({ status: 'active', cycles_paid: 12, next_due_date: addMonths(start, 12) });
     expect(await ws.balances()).toMatchObject({ available: String(12 * 3500) });
     expect(await ws.paymentCount('pix_automatic')).toBe(12);
-    const events = await subscriptionEvents(ws, id);
+    const events = await subscriptionEvents(ws.api, id);
     expect(events.slice(0, 2)).toEqual(['subscription.created', 'subscription.authorised']);
     expect(events.filter((type) => type === 'subscription.cycle_scheduled')).toHaveLength(12);
     expect(events.filter((type) => type === 'subscription.cycle_paid')).toHaveLength(12);
@@ -51,7 +53,7 @@ describe('sandbox subscription cycles', () => {
     expect(await ws.balances()).toMatchObject({ available: '0' });
     await advanceTo(world, ws, addDays(start, 4));
     expect(await ws.balances()).toMatchObject({ available: '3500' });
-    const events = await subscriptionEvents(ws, id);
+    const events = await subscriptionEvents(ws.api, id);
     expect(events.filter((type) => type.startsWith('subscription.cycle_'))).toEqual([
       'subscription.cycle_scheduled',
       'subscription.cycle_retrying',
@@ -66,7 +68,9 @@ describe('sandbox subscription cycles', () => {
     await ws.api.post(`/v1/sandbox/simulate/subscriptions/${id}/fail-payments`, {});
     await advanceTo(world, ws, addMonths(start, 1));
     expect(await ws.balances()).toMatchObject({ available: '3500' });
-    const events = (await subscriptionEvents(ws, id)).filter((type) => type.startsWith('subscription.cycle_'));
+    const events = (await subscriptionEvents(ws.api, id)).filter((type) =>
+      type.startsWith('subscription.cycle_'),
+    );
     expect(events).toEqual([
       'subscription.cycle_scheduled',
       'subscription.cycle_failed',
@@ -84,28 +88,37 @@ describe('sandbox subscription cycles', () => {
     await advanceTo(world, ws, addDays(addMonths(start, 2), -4));
     const cancelled = await ws.api.post(`/v1/sandbox/subscriptions/${id}/cancel`, {});
     expect(cancelled.statusCode, cancelled.body).toBe(200);
-    expect(cancelled.json().data).toMatchObject({ status: 'cancelled', cancelled_by: 'receiver', next_due_date: null });
+    expect(cancelled.json().data).toMatchObject({
+      status: 'cancelled',
+      cancelled_by: 'receiver',
+      next_due_date: null,
+    });
     await advanceTo(world, ws, addMonths(start, 6));
     expect(await ws.balances()).toMatchObject({ available: '7000' });
     const again = await ws.api.post(`/v1/sandbox/subscriptions/${id}/cancel`, {});
     expect(again.statusCode).toBe(422);
     expect(again.json().error).toBe('invalid_state');
-    const events = await subscriptionEvents(ws, id);
+    const events = await subscriptionEvents(ws.api, id);
     expect(events.at(-1)).toBe('subscription.cancelled');
     expect(events.filter((type) => type === 'subscription.cycle_paid')).toHaveLength(2);
     const payments = (await ws.api.get('/v1/sandbox/payments?kind=pix_automatic')).json().data;
-    expect(payments.map((p: { status: string }) => p.status).sort()).toEqual(['completed', 'completed', 'expired']);
+    expect(payments.map((p: { status: string }) => p.status).sort()).toEqual([
+      'completed',
+      'completed',
+      'expired',
+    ]);
   });
 
   it('completes after the cycle of its end date', async () => {
     const ws = await world.workspace();
     const start = addDays(await sandboxToday(ws), 7);
     const end = addMonths(start, 2);
-    const created = (await ws.api.post('/v1/sandbox/subscriptions', monthly(start, { end_date: end }))).json().data;
+    const created = (await ws.api.post('/v1/sandbox/subscriptions', monthly(start, { end_date: end }))).json()
+      .data;
     await ws.api.post(`/v1/sandbox/simulate/subscriptions/${created.id}/authorise`, { approve: true });
     await advanceTo(world, ws, addMonths(start, 4));
     const sub = (await ws.api.get(`/v1/sandbox/subscriptions/${created.id}`)).json().data;
     expect(sub).toMatchObject({ status: 'completed', cycles_paid: 3, next_due_date: null });
-    expect((await subscriptionEvents(ws, created.id)).at(-1)).toBe('subscription.completed');
+    expect((await subscriptionEvents(ws.api, created.id)).at(-1)).toBe('subscription.completed');
   });
 });

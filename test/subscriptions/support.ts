@@ -1,7 +1,7 @@
 /** Helpers of the subscription tests: the sandbox clock's day, advancing it, and the events seen. */
 import { runSubscriptionCycles } from '../../src/modules/subscriptions/index.ts';
 import { addDays, dayOf } from '../../src/modules/subscriptions/schedule.ts';
-import type { World, Workspace } from '../support/world.ts';
+import type { Client, Workspace, World } from '../support/world.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -23,8 +23,8 @@ export async function advanceTo(world: World, ws: Workspace, day: string): Promi
 }
 
 /** Event types of one subscription (its own and its cycles'), oldest first. */
-export async function subscriptionEvents(ws: Workspace, id: string, env = 'sandbox'): Promise<string[]> {
-  const res = await ws.session.get(`/v1/${env}/events?limit=100`);
+export async function subscriptionEvents(api: Client, id: string, env = 'sandbox'): Promise<string[]> {
+  const res = await api.get(`/v1/${env}/events?limit=100`);
   if (res.statusCode !== 200) throw new Error(`events: ${res.statusCode} ${res.body}`);
   return (res.json().data as { type: string; data: { object: { id?: string; subscription_id?: string } } }[])
     .filter((event) => event.type.startsWith('subscription.'))
@@ -42,3 +42,13 @@ export const monthly = (start: string, extra: Record<string, unknown> = {}) => (
 });
 
 export { addDays };
+
+/** The BRL available balance of the workspace's default party, as GET /balances shows it. */
+export async function available(api: Client, env = 'sandbox'): Promise<string> {
+  const res = await api.get(`/v1/${env}/balances?currency=BRL`);
+  if (res.statusCode !== 200) throw new Error(`balances: ${res.statusCode} ${res.body}`);
+  const row = (res.json().data as { kind: string; balance_minor: string }[]).find(
+    (b) => b.kind === 'available',
+  );
+  return row?.balance_minor ?? '0';
+}

@@ -12,6 +12,7 @@ import { createServer, type Server } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import type { BcbSettings } from '../../../src/providers/pix/config.ts';
 import type { TestCerts } from './certs.ts';
+import { type FakePixAutomatico, fakePixAutomatico } from './pix-automatico-psp.ts';
 
 export const FAKE_CLIENT_ID = 'Client_Id_lastro';
 export const FAKE_CLIENT_SECRET = 'Client_Secret_lastro';
@@ -124,6 +125,8 @@ export interface FakePsp {
   pixView(endToEndId: string): Record<string, unknown> | undefined;
   /** POSTs a callback body to the registered webhook (+ "/pix"); `url` replaces it (a forged call). */
   callback(body: unknown, url?: string): Promise<CallbackResult>;
+  /** Pix Automático: its recurrences and recurring charges, and the payer's side of them. */
+  automatic: FakePixAutomatico;
   close(): Promise<void>;
 }
 
@@ -143,6 +146,7 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
   const failures: Failure[] = [];
   let issued = 0;
   let locIds = 1000;
+  const automatic = fakePixAutomatico();
 
   const send = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -363,6 +367,9 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
         ? send(res, 200, payoutView(payout))
         : efiError(res, 404, 'envio_nao_encontrado', 'não encontrado');
     }
+    const answer = (status: number, json: unknown) => send(res, status, json);
+    const refuse = (status: number, name: string, title: string) => problem(res, status, name, title);
+    if (automatic.route(method, path, body, answer, refuse)) return;
     return problem(res, 404, 'NaoEncontrado', `no route ${method} ${path}`);
   }
 
@@ -433,6 +440,7 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
       PIX_WEBHOOK_SECRET: FAKE_WEBHOOK_SECRET,
     }),
     cobs,
+    automatic: automatic.api,
     received,
     refunds,
     payouts,

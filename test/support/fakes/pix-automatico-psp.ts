@@ -1,0 +1,146 @@
+/**
+ * The fake PSP's Pix Automático endpoints (BCB API Pix, github.com/bacen/pix-api openapi.yaml v2.9.0,
+ * tags Rec and CobR): POST /rec, GET and PATCH /rec/{idRec}, PUT and GET /cobr/{txid}. The test plays
+ * the payer: it approves, refuses or cancels a recurrence and pays or rejects a cobr.
+ */
+export interface FakeRec {
+  idRec: string;
+  status: 'CRIADA' | 'APROVADA' | 'REJEITADA' | 'EXPIRADA' | 'CANCELADA';
+  body: Record<string, unknown>;
+  cancelledBy?: 'USUARIO_PAGADOR' | 'USUARIO_RECEBEDOR';
+}
+export interface FakeCobr {
+  txid: string;
+  idRec: string;
+  status: 'CRIADA' | 'ATIVA' | 'CONCLUIDA' | 'EXPIRADA' | 'REJEITADA' | 'CANCELADA';
+  dueDate: string;
+  valor: string;
+  endToEndId?: string;
+  /** The day the cobr was received, as the receiver's calendar had it (to check the 2-10 day window). */
+  receivedOn: string;
+}
+
+export interface FakePixAutomatico {
+  recs: Map<string, FakeRec>;
+  cobrs: Map<string, FakeCobr>;
+  /** The payer answers at their PSP. */
+  answer(idRec: string, status: 'APROVADA' | 'REJEITADA'): void;
+  /** The payer cancels the authorisation at their PSP. */
+  cancelByPayer(idRec: string): void;
+  /** The cobr's due date came: paid (CONCLUIDA with an end-to-end id) or not (REJEITADA). */
+  settle(txid: string, status: 'CONCLUIDA' | 'REJEITADA', endToEndId?: string): void;
+  /** The PSP's calendar day (YYYY-MM-DD); a test on a moved clock sets its own. */
+  today: () => string;
+}
+
+type Send = (status: number, body: unknown) => void;
+type Problem = (status: number, name: string, title: string) => void;
+
+const recView = (rec: FakeRec) => ({
+  ...rec.body,
+  idRec: rec.idRec,
+  status: rec.status,
+  ...(rec.cancelledBy
+    ? {
+        encerramento: {
+          cancelamento: { solicitante: rec.cancelledBy, codigo: 'ACCL', descricao: 'cancelada' },
+        },
+      }
+    : {}),
+});
+const cobrView = (cobr: FakeCobr) => ({
+  idRec: cobr.idRec,
+  txid: cobr.txid,
+  calendario: { dataDeVencimento: cobr.dueDate },
+  valor: { original: cobr.valor },
+  status: cobr.status,
+  ...(cobr.endToEndId
+    ? {
+        tentativas: [
+          { dataLiquidacao: cobr.dueDate, tipo: 'AGND', endToEndId: cobr.endToEndId, status: 'PAGA' },
+        ],
+      }
+    : {}),
+});
+
+export function fakePixAutomatico() {
+  const recs = new Map<string, FakeRec>();
+  const cobrs = new Map<string, FakeCobr>();
+  let sequence = 0;
+  const api: FakePixAutomatico = {
+    recs,
+    cobrs,
+    today: () => new Date().toISOString().slice(0, 10),
+    answer(idRec, status) {
+      recs.get(idRec)!.status = status;
+    },
+    cancelByPayer(idRec) {
+      const rec = recs.get(idRec)!;
+      rec.status = 'CANCELADA';
+      rec.cancelledBy = 'USUARIO_PAGADOR';
+    },
+    settle(txid, status, endToEndId) {
+      const cobr = cobrs.get(txid)!;
+      cobr.status = status;
+      cobr.endToEndId = endToEndId;
+    },
+  };
+  // biome-ignore lint/suspicious/noExplicitAny: a request body read field by field
+  function route(method: string, path: string, body: any, reply: Send, refuse: Problem): boolean {
+    const send = (status: number, json: unknown) => {
+      reply(status, json);
+      return true;
+    };
+    const problem = (status: number, name: string, title: string) => {
+      refuse(status, name, title);
+      return true;
+    };
+    if (path === '/v2/rec' && method === 'POST') {
+      const fixed = body?.valor?.valorRec;
+      const floor = body?.valor?.valorMinimoRecebedor;
+      if (
+        !body?.vinculo?.devedor?.nome ||
+        !body?.calendario?.dataInicial ||
+        (fixed === undefined) === (floor === undefined)
+      )
+        return problem(400, 'RecOperacaoInvalida', 'Recorrência inválida');
+      const policy = body.politicaRetentativa === 'PERMITE_3R_7D' ? 'R' : 'N';
+      const idRec = `R${policy}18236120${api.today().replaceAll('-', '')}${String(++sequence).padStart(11, '0')}`;
+      const rec: FakeRec = { idRec, status: 'CRIADA', body };
+      recs.set(idRec, rec);
+      return send(201, recView(rec));
+    }
+    const recPath = /^\/v2\/rec\/([^/]+)$/.exec(path);
+    if (recPath) {
+      const rec = recs.get(decodeURIComponent(recPath[1]!));
+      if (!rec) return problem(404, 'NaoEncontrado', 'Recorrência não encontrada');
+      if (method === 'PATCH' && body?.status === 'CANCELADA') {
+        rec.status = 'CANCELADA';
+        rec.cancelledBy = 'USUARIO_RECEBEDOR';
+      }
+      return send(200, recView(rec));
+    }
+    const cobrPath = /^\/v2\/cobr\/([^/]+)$/.exec(path);
+    if (!cobrPath) return false;
+    const txid = cobrPath[1]!;
+    if (method === 'GET') {
+      const cobr = cobrs.get(txid);
+      return cobr ? send(200, cobrView(cobr)) : problem(404, 'NaoEncontrado', 'Cobrança não encontrada');
+    }
+    if (method !== 'PUT') return false;
+    if (cobrs.has(txid)) return problem(400, 'CobROperacaoInvalida', 'txid já utilizado');
+    const rec = recs.get(body?.idRec);
+    if (rec?.status !== 'APROVADA') return problem(400, 'CobROperacaoInvalida', 'recorrência não aprovada');
+    const cobr: FakeCobr = {
+      txid,
+      idRec: rec.idRec,
+      status: 'ATIVA',
+      dueDate: String(body?.calendario?.dataDeVencimento),
+      valor: String(body?.valor?.original),
+      receivedOn: api.today(),
+    };
+    cobrs.set(txid, cobr);
+    return send(201, cobrView(cobr));
+  }
+  return { api, route };
+}
