@@ -252,3 +252,21 @@ export async function paymentIdsIn(
   );
   return rows.map((row) => row.id);
 }
+
+/**
+ * Sets the amount and fee of a charge still waiting: a due-date charge is paid what its terms ask on
+ * the day (fine, interest, discount), which becomes the payment's amount as it is credited.
+ */
+export async function updateWaitingAmount(
+  tx: Tx,
+  scope: PaymentScope,
+  id: string,
+  change: { amount: bigint; fee: bigint; at: Date },
+): Promise<PaymentRow | undefined> {
+  const { rows } = await tx.query<PaymentRow>(
+    `UPDATE payments SET amount_minor = $4, fee_minor = $5, updated_at = $6
+      WHERE id = $1 AND workspace_id = $2 AND environment = $3 AND status = 'created' RETURNING *`,
+    [id, scope.workspaceId, scope.environment, change.amount, change.fee, change.at],
+  );
+  return rows[0];
+}

@@ -41,6 +41,7 @@ import {
   type StaleTransferRow,
   staleTransferRows,
   updatePaymentStatus,
+  updateWaitingAmount,
 } from './repo.ts';
 import type { PaymentKind, PaymentStatus, PaymentView } from './schemas.ts';
 
@@ -191,6 +192,21 @@ export async function transition(
   const current = await findPaymentRow(tx, scope, id);
   if (!current) throw notFound('Payment');
   throw new AppError('invalid_state', `A ${current.status} payment cannot become ${to}.`);
+}
+
+/**
+ * A waiting charge's amount and fee become what is paid (a due-date charge's amount due on the day),
+ * in the transaction that credits it; the payment.completed that follows carries them.
+ */
+export async function repriceWaitingCharge(
+  tx: Tx,
+  scope: PaymentScope,
+  id: string,
+  change: { amount: bigint; fee: bigint; at: Date },
+): Promise<PaymentRow> {
+  const row = await updateWaitingAmount(tx, scope, id, change);
+  if (!row) throw new AppError('invalid_state', 'Only a waiting charge can be paid.');
+  return row;
 }
 
 /** A payment of the scope as stored (undefined when the scope has none), for the flows that move it. */

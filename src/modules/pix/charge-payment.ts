@@ -15,7 +15,15 @@ import {
 import { endToEndId } from '../../providers/pix/end-to-end-id.ts';
 import { recordSandboxReceived, SANDBOX_ISPB } from '../../providers/pix/sandbox.ts';
 import { announceCheckoutPaid, checkoutSettlement } from '../links/service.ts';
-import { lockPayment, type PaymentScope, paymentsStillIn, transition } from '../payments/service.ts';
+import {
+  lockPayment,
+  type PaymentRow,
+  type PaymentScope,
+  paymentsStillIn,
+  repriceWaitingCharge,
+  transition,
+} from '../payments/service.ts';
+import { feeFor } from './fees.ts';
 import { recoverPartyDebt } from './med-returns.ts';
 
 /**
@@ -24,16 +32,26 @@ import { recoverPartyDebt } from './med-returns.ts';
  * when it was created (the links module says how), the link's owner keeping the rest. A live PSP's
  * notification names the PIX's end-to-end id; the sandbox makes one up.
  */
-export async function payCharge(tx: Tx, deps: Deps, scope: PaymentScope, id: string, pixEndToEndId?: string) {
+export async function payCharge(
+  tx: Tx,
+  deps: Deps,
+  scope: PaymentScope,
+  id: string,
+  pixEndToEndId?: string,
+  /** What was paid, when it is not the charge's amount: a due-date charge's amount due on the day. */
+  received: { amountMinor?: bigint } = {},
+) {
   // A PIX the PSP confirmed was paid before the PSP's own expiry, however late its word reaches us.
   const pspConfirmed = pixEndToEndId !== undefined;
-  const row = await lockPayment(tx, scope, id);
+  let row = await lockPayment(tx, scope, id);
   if (row.kind !== 'pix_cash_in')
     throw new AppError('invalid_state', 'Only a PIX charge (pix_cash_in) can be paid.');
   const at = deps.clock.now();
   if (row.status !== 'created') throw new AppError('invalid_state', `A ${row.status} charge cannot be paid.`);
   if (!pspConfirmed && row.expires_at && row.expires_at <= at)
     throw new AppError('invalid_state', 'The charge has expired.');
+  if (received.amountMinor !== undefined && received.amountMinor !== row.amount_minor)
+    row = await reprice(tx, scope, row, received.amountMinor, at);
   const currency = row.currency as Currency;
   const net = row.amount_minor - row.fee_minor;
   const checkout = await checkoutSettlement(tx, {
@@ -88,6 +106,13 @@ async function sandboxReceived(
     at,
   });
   return e2e;
+}
+
+/** A charge paid another amount than its own (a due-date charge): its amount and fee follow. */
+async function reprice(tx: Tx, scope: PaymentScope, row: PaymentRow, amount: bigint, at: Date) {
+  const fee = await feeFor(tx, row.workspace_id, row.environment, 'pix_cash_in', amount);
+  // The fee never takes more than what was paid.
+  return repriceWaitingCharge(tx, scope, row.id, { amount, fee: fee < amount ? fee : amount, at });
 }
 
 /** Where the expiry sweep sets aside a charge it cannot expire (set_aside_items.source). */

@@ -1,5 +1,6 @@
-import type { Tx } from '../../db/types.ts';
+import type { Queryable, Tx } from '../../db/types.ts';
 import { parseAmount } from '../../ledger/currency.ts';
+import type { Caller } from '../../platform/context.ts';
 import { AppError, invalidRequest } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Ctx } from '../../platform/request-context.ts';
@@ -39,6 +40,17 @@ export function validateCharge(input: ChargeInput) {
   return { amount, currency, payerDocument };
 }
 
+/** The cash-in fee of a charge of `amount`; a charge the fee would take whole is refused. */
+export async function cashInFee(q: Queryable, caller: Caller, amount: bigint): Promise<bigint> {
+  const fee = await feeFor(q, caller.workspaceId, caller.environment, 'pix_cash_in', amount);
+  if (fee >= amount) {
+    throw new AppError('invalid_amount', `amount_minor must be more than the cash-in fee of ${fee}.`, [
+      { field: 'body.amount_minor', issue: `must be more than the cash-in fee of ${fee}` },
+    ]);
+  }
+  return fee;
+}
+
 /**
  * Creates a cash-in charge. The provider registers it first (outside any transaction: it only
  * hands out a BR Code, no money moves), then one transaction records the payment and its event.
@@ -55,12 +67,7 @@ export async function createCharge(
   const { amount, currency, payerDocument } = validateCharge(input);
   const provider = deps.providers.get('pix', caller.environment);
   const partyId = await owningParty(deps.db, caller, input.party_id);
-  const fee = await feeFor(deps.db, caller.workspaceId, caller.environment, 'pix_cash_in', amount);
-  if (fee >= amount) {
-    throw new AppError('invalid_amount', `amount_minor must be more than the cash-in fee of ${fee}.`, [
-      { field: 'body.amount_minor', issue: `must be more than the cash-in fee of ${fee}` },
-    ]);
-  }
+  const fee = await cashInFee(deps.db, caller, amount);
   const paymentId = newId();
   const at = deps.clock.now();
   const expiresAt = new Date(at.getTime() + (input.expires_in_seconds ?? 86_400) * 1000);

@@ -1,11 +1,15 @@
 import { defineModule } from '../../platform/module.ts';
 import { expireDueCharges } from './charge-payment.ts';
+import { dueChargeTasks } from './due-charge-tasks.ts';
 import { debtRecovery } from './med-returns.ts';
 import { pixChargePoll, pixReturnsPoll } from './notifications/charge-poll.ts';
 import { pixWebhookRegistration } from './notifications/webhook-registration.ts';
 import { reconcileCommand } from './reconciliation/cli.ts';
 import { dailyReconciliation } from './reconciliation/daily.ts';
 import createPixCharge from './routes/charges-create.ts';
+import createDueChargeBatch from './routes/due-charges-batch.ts';
+import createDueCharges from './routes/due-charges-create.ts';
+import getDueCharge from './routes/due-charges-get.ts';
 import createPixPayout from './routes/payouts-create.ts';
 import pspNotifications from './routes/psp-notifications.ts';
 import paymentQrCode from './routes/qr.ts';
@@ -30,6 +34,9 @@ export default defineModule({
     deleteSettlementKey,
     createPixPayout,
     createPixCharge,
+    createDueCharges,
+    createDueChargeBatch,
+    getDueCharge,
     createRefund,
     paymentQrCode,
     simulateCashIn,
@@ -49,6 +56,7 @@ export default defineModule({
     pixReturnsPoll,
     debtRecovery,
     dailyReconciliation,
+    ...dueChargeTasks,
     ...pixTransfers.tasks,
   ],
   commands: [reconcileCommand],

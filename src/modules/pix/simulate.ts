@@ -20,6 +20,7 @@ import {
   transition,
 } from '../payments/service.ts';
 import { payCharge } from './charge-payment.ts';
+import { amountDueOn, todayFor } from './due-charges.ts';
 import { applyMedReturn, type MedNatureza, recoverPartyDebt } from './med-returns.ts';
 import { returnedOfCharge } from './repo.ts';
 import { pixTransfers } from './transfers.ts';
@@ -37,9 +38,13 @@ function sandboxScope(caller: Caller) {
 /** Runs one transaction: the route's request.write, so an Idempotency-Key is honoured. */
 type Write = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
 
+/** A due-date charge is paid what it asks on the sandbox clock's day; any other charge its amount. */
 export async function simulatePay(ctx: Ctx, input: { id: string }, write: Write) {
   const scope = sandboxScope(ctx.caller);
-  return write((tx) => payCharge(tx, ctx.deps, scope, input.id));
+  return write(async (tx) => {
+    const due = await amountDueOn(tx, scope, input.id, await todayFor(tx, ctx.deps, ctx.caller));
+    return payCharge(tx, ctx.deps, scope, input.id, undefined, { amountMinor: due });
+  });
 }
 
 /** Settles a payout or refund now, as the PSP would report it; a charge is paid (complete) or failed. */

@@ -1,3 +1,4 @@
+import type { DueChargeApi } from './due-charge-api.ts';
 import type { PixKeyType } from './keys.ts';
 
 /**
@@ -35,6 +36,8 @@ export interface PixProvider {
   getStatus(paymentId: string, transfer?: TransferQuery): Promise<ProviderTransfer>;
   /** A charge as the PSP has it, to confirm a notification before money moves (PSPs that notify). */
   getCharge?(txid: string): Promise<ChargeState | undefined>;
+  /** Charges with a due date (CobV), where the PSP offers them: bcb/api-pix-cobv.ts. */
+  readonly dueCharges?: DueChargeApi;
   /** A PIX received on our key, by its end-to-end id, with its devoluções (PSPs that notify). */
   getReceivedPix?(endToEndId: string): Promise<ReceivedPix | undefined>;
   /**

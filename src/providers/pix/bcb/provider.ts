@@ -5,6 +5,7 @@ import { EfiPayouts } from '../efi/payouts.ts';
 import type { ChargeState, PixProvider, ProviderTransfer, TransferQuery } from '../provider.ts';
 import { pspIdOf } from '../psp-id.ts';
 import { ApiPix, type Cob } from './api-pix.ts';
+import { CobvApi } from './api-pix-cobv.ts';
 import { MtlsClient, PspRejected } from './http.ts';
 import { PixAutomatico } from './pix-automatico.ts';
 
@@ -23,6 +24,7 @@ export class BcbPixProvider implements PixProvider {
   readonly name = 'bcb';
   private readonly api: ApiPix;
   private readonly payouts: EfiPayouts;
+  readonly dueCharges: CobvApi;
   readonly automatic: PixAutomatico;
 
   constructor(
@@ -32,6 +34,7 @@ export class BcbPixProvider implements PixProvider {
     const http = new MtlsClient(settings, () => clock.now().getTime());
     this.api = new ApiPix(http, settings);
     this.payouts = new EfiPayouts(http, settings);
+    this.dueCharges = new CobvApi(http, settings);
     this.automatic = new PixAutomatico(http, settings.baseUrl);
   }
 
@@ -77,8 +80,10 @@ export class BcbPixProvider implements PixProvider {
     return this.api.getRefund(transfer.originalEndToEndId, pspIdOf(paymentId));
   }
 
+  /** A txid of ours is a cob's or a cobv's: a due-date charge answers GET /cobv/{txid} instead. */
   async getCharge(txid: string): Promise<ChargeState | undefined> {
     const cob = await this.api.getCob(txid);
+    if (!cob) return this.dueCharges.get(txid);
     return (
       cob && {
         status: CHARGE_STATUS[cob.status] ?? 'active',
