@@ -4179,7 +4179,7 @@ export interface paths {
                     limit?: number;
                     cursor?: string;
                     /** @description An event type */
-                    type?: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
+                    type?: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
                     /** @description Events after this event id, oldest first, instead of newest first (the feed `lastro listen` reads). Only events at least a second old are answered, so one whose transaction commits late is never skipped. Takes no cursor. */
                     after?: string;
                     /** @description With `after`: when no event is there yet, wait up to this long (at most 25000 ms) for one before answering an empty list (long polling). */
@@ -4208,7 +4208,7 @@ export interface paths {
                                  * @description An event type
                                  * @enum {unknown}
                                  */
-                                type: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
+                                type: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
                                 /** Format: date-time */
                                 created_at: string;
                                 environment: "sandbox" | "live";
@@ -4309,7 +4309,7 @@ export interface paths {
                                  * @description An event type
                                  * @enum {unknown}
                                  */
-                                type: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
+                                type: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
                                 /** Format: date-time */
                                 created_at: string;
                                 environment: "sandbox" | "live";
@@ -4493,7 +4493,7 @@ export interface paths {
                          */
                         url: string;
                         /** @description Event types sent to the endpoint; ["*"] (the default) is every type, present and future. */
-                        event_types?: ("payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed" | "*")[];
+                        event_types?: ("payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed" | "*")[];
                         description?: string;
                     };
                 };
@@ -4775,7 +4775,7 @@ export interface paths {
                          */
                         url?: string;
                         /** @description Event types sent to the endpoint; ["*"] (the default) is every type, present and future. */
-                        event_types?: ("payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed" | "*")[];
+                        event_types?: ("payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed" | "*")[];
                         description?: string | null;
                         status?: "enabled" | "disabled";
                     };
@@ -4975,7 +4975,7 @@ export interface paths {
                     cursor?: string;
                     status?: "pending" | "delivered" | "failed";
                     /** @description An event type */
-                    event_type?: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
+                    event_type?: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
                     endpoint_id?: string;
                 };
                 header?: never;
@@ -5310,7 +5310,7 @@ export interface paths {
         };
         /**
          * What `lastro listen` needs to forward events: its signing secret and where to start
-         * @description The CLI reads events with GET /v1/{env}/events?after=…&wait_ms=… and signs each one it forwards, as a delivery is signed (Standard Webhooks), with this secret. Nothing is stored: the secret is derived from the server master key, for this workspace and environment. Errors: 401 missing_credentials or invalid_credentials, 403 environment_mismatch.
+         * @description The CLI reads events with GET /v1/{env}/events?after=…&wait_ms=… and signs each one it forwards, as a delivery is signed (Standard Webhooks), with this secret. Nothing is stored: the secret is derived from the server master key, for this workspace and environment.
          */
         get: {
             parameters: {
@@ -5330,27 +5330,26 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwMfKQ9r8GKYo=",
+                         *         "workspace_id": "0193b3a0-8c7e-7d2a-9f10-3c4d5e6f7a8b",
+                         *         "environment": "sandbox",
+                         *         "start_after": "019ac1f2-3e00-7000-8000-000000000000"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
-                            /**
-                             * @example {
-                             *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-                             *       "workspace_id": "0193b3a0-8c7e-7d2a-9f10-3c4d5e6f7a8b",
-                             *       "environment": "sandbox",
-                             *       "start_after": "019ac1f2-3e00-7000-8000-000000000000"
-                             *     }
-                             */
                             data: {
-                                /**
-                                 * @description whsec_… secret that `lastro listen` signs forwarded events with: the same for every listener of this workspace and environment, so a local receiver configured once keeps verifying across restarts.
-                                 * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
-                                 */
+                                /** @description whsec_… secret that `lastro listen` signs forwarded events with: the same for every listener of this workspace and environment, so a local receiver configured once keeps verifying across restarts. */
                                 secret: string;
                                 /**
                                  * Format: uuid
-                                 * @description The workspace whose events are forwarded
+                                 * @description The workspace whose events are forwarded.
                                  */
                                 workspace_id: string;
-                                /** @description The environment whose events are forwarded */
+                                /** @description The environment whose events are forwarded: the key's. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * Format: uuid
@@ -5361,15 +5360,18 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -5382,15 +5384,210 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -10245,972 +10442,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/{env}/disputes": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Disputes (MED infractions) of this environment, newest first
-         * @description The disputes opened on PIX cash-ins of the workspace (a party-scoped key: of its party), newest first; cursor is the id of the last dispute seen. Filter by status, party_id or payment_id.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                    /** @description open (the amount is held, a defense may be sent until deadline_at), under_review (defense sent, the PSP decides), closed_returned (the money went back to the payer), closed_rejected (the hold was released) */
-                    status?: "open" | "under_review" | "closed_returned" | "closed_rejected";
-                    /** @description Only the disputes of this party */
-                    party_id?: string;
-                    /** @description Only the disputes of this payment */
-                    payment_id?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description sandbox or live; test is an alias of sandbox */
-                    env: "sandbox" | "live" | "test";
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /**
-                                 * Format: uuid
-                                 * @description The dispute id
-                                 */
-                                id: string;
-                                environment: "sandbox" | "live";
-                                /**
-                                 * Format: uuid
-                                 * @description The disputed PIX cash-in (kind pix_cash_in)
-                                 */
-                                payment_id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description The party the cash-in credited, whose balance holds the amount
-                                 */
-                                party_id: string;
-                                /**
-                                 * @description open (the amount is held, a defense may be sent until deadline_at), under_review (defense sent, the PSP decides), closed_returned (the money went back to the payer), closed_rejected (the hold was released)
-                                 * @enum {unknown}
-                                 */
-                                status: "open" | "under_review" | "closed_returned" | "closed_rejected";
-                                /** @description Why the payer's bank opened the infraction, as the PSP reports it */
-                                reason: string;
-                                /** @description The PSP's id of the infraction notice (Efí idInfracao) */
-                                infraction_id: string;
-                                /** @description The disputed amount, BRL minor units */
-                                amount_minor: string;
-                                /**
-                                 * @description Always BRL: PIX moves reais
-                                 * @enum {string}
-                                 */
-                                currency: "BRL";
-                                /** @description What the party’s available balance held of the amount when the dispute opened, moved to locked */
-                                held_minor: string;
-                                /** @description The part of the amount the balance could not cover (amount_minor − held_minor): nothing holds it; a return takes it as a debt of the party */
-                                unheld_minor: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When the infraction was opened
-                                 */
-                                opened_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description The last moment a defense is taken (the PSP’s, else opened_at + 3 days)
-                                 */
-                                deadline_at: string;
-                                defense: {
-                                    /** @description The defense as sent to the PSP */
-                                    text: string;
-                                    /** @description References to the evidence (URLs or file ids) */
-                                    evidence: string[];
-                                    /**
-                                     * Format: date-time
-                                     * @description When the defense was recorded
-                                     */
-                                    submitted_at: string;
-                                } | null;
-                                closed_at: string | null;
-                                return_payment_id: string | null;
-                                /** @description The dispute.deadline_approaching notices sent so far (48h, 24h, 6h before deadline_at) */
-                                deadline_notices_sent: ("48h" | "24h" | "6h")[];
-                                /**
-                                 * Format: date-time
-                                 * @description When Lastro recorded the dispute
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description Its last change
-                                 */
-                                updated_at: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/{env}/disputes/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A dispute of this environment
-         * @description One dispute: its status, the amount held, the deadline for a defense and the defense sent. Another party’s dispute (for a party-scoped key) or another workspace’s is 404.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description sandbox or live; test is an alias of sandbox */
-                    env: "sandbox" | "live" | "test";
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description A MED infraction on a PIX cash-in: the disputed amount, its hold and the defense
-                             * @example {
-                             *       "id": "0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
-                             *       "environment": "sandbox",
-                             *       "payment_id": "0193a1b2-0000-7e5f-8a9b-0c1d2e3f4a5b",
-                             *       "party_id": "0193a1b2-1111-7e5f-8a9b-0c1d2e3f4a5b",
-                             *       "status": "open",
-                             *       "reason": "golpe",
-                             *       "infraction_id": "sbx_inf_Q2x8LrT0aV",
-                             *       "amount_minor": "10000",
-                             *       "currency": "BRL",
-                             *       "held_minor": "10000",
-                             *       "unheld_minor": "0",
-                             *       "opened_at": "2026-11-26T12:00:00.000Z",
-                             *       "deadline_at": "2026-11-29T12:00:00.000Z",
-                             *       "defense": null,
-                             *       "closed_at": null,
-                             *       "return_payment_id": null,
-                             *       "deadline_notices_sent": [],
-                             *       "created_at": "2026-11-26T12:00:00.000Z",
-                             *       "updated_at": "2026-11-26T12:00:00.000Z"
-                             *     }
-                             */
-                            data: {
-                                /**
-                                 * Format: uuid
-                                 * @description The dispute id
-                                 */
-                                id: string;
-                                environment: "sandbox" | "live";
-                                /**
-                                 * Format: uuid
-                                 * @description The disputed PIX cash-in (kind pix_cash_in)
-                                 */
-                                payment_id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description The party the cash-in credited, whose balance holds the amount
-                                 */
-                                party_id: string;
-                                /**
-                                 * @description open (the amount is held, a defense may be sent until deadline_at), under_review (defense sent, the PSP decides), closed_returned (the money went back to the payer), closed_rejected (the hold was released)
-                                 * @enum {unknown}
-                                 */
-                                status: "open" | "under_review" | "closed_returned" | "closed_rejected";
-                                /** @description Why the payer's bank opened the infraction, as the PSP reports it */
-                                reason: string;
-                                /** @description The PSP's id of the infraction notice (Efí idInfracao) */
-                                infraction_id: string;
-                                /** @description The disputed amount, BRL minor units */
-                                amount_minor: string;
-                                /**
-                                 * @description Always BRL: PIX moves reais
-                                 * @enum {string}
-                                 */
-                                currency: "BRL";
-                                /** @description What the party’s available balance held of the amount when the dispute opened, moved to locked */
-                                held_minor: string;
-                                /** @description The part of the amount the balance could not cover (amount_minor − held_minor): nothing holds it; a return takes it as a debt of the party */
-                                unheld_minor: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When the infraction was opened
-                                 */
-                                opened_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description The last moment a defense is taken (the PSP’s, else opened_at + 3 days)
-                                 */
-                                deadline_at: string;
-                                defense: {
-                                    /** @description The defense as sent to the PSP */
-                                    text: string;
-                                    /** @description References to the evidence (URLs or file ids) */
-                                    evidence: string[];
-                                    /**
-                                     * Format: date-time
-                                     * @description When the defense was recorded
-                                     */
-                                    submitted_at: string;
-                                } | null;
-                                closed_at: string | null;
-                                return_payment_id: string | null;
-                                /** @description The dispute.deadline_approaching notices sent so far (48h, 24h, 6h before deadline_at) */
-                                deadline_notices_sent: ("48h" | "24h" | "6h")[];
-                                /**
-                                 * Format: date-time
-                                 * @description When Lastro recorded the dispute
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description Its last change
-                                 */
-                                updated_at: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/{env}/disputes/{id}/defense": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Sends the defense of an open dispute to the PSP
-         * @description Sends a defense (text and references to evidence) before deadline_at; the dispute becomes under_review and dispute.updated is sent. In live the PSP receives it first: a PSP that cannot be reached answers 503 provider_unavailable and nothing is recorded. The same defense sent again answers the dispute as it is; another one, or one after the deadline, is 422 invalid_state.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Makes the write safe to retry: the same key and body replay the stored response (Idempotency-Replayed: true); another body is 409 idempotency_key_reuse. */
-                    "idempotency-key"?: string;
-                };
-                path: {
-                    /** @description sandbox or live; test is an alias of sandbox */
-                    env: "sandbox" | "live" | "test";
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "text": "The buyer received order 7 on 2026-11-20; the invoice and the delivery receipt are attached.",
-                     *       "evidence": [
-                     *         "https://files.acme.com.br/pedido-7/nota-fiscal.pdf",
-                     *         "file_7Qx2"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description Why the PIX was legitimate, as the PSP will read it (1 to 5000 characters) */
-                        text: string;
-                        /** @description At most 10 references to evidence: URLs or file ids */
-                        evidence?: string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description A MED infraction on a PIX cash-in: the disputed amount, its hold and the defense
-                             * @example {
-                             *       "id": "0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
-                             *       "environment": "sandbox",
-                             *       "payment_id": "0193a1b2-0000-7e5f-8a9b-0c1d2e3f4a5b",
-                             *       "party_id": "0193a1b2-1111-7e5f-8a9b-0c1d2e3f4a5b",
-                             *       "status": "open",
-                             *       "reason": "golpe",
-                             *       "infraction_id": "sbx_inf_Q2x8LrT0aV",
-                             *       "amount_minor": "10000",
-                             *       "currency": "BRL",
-                             *       "held_minor": "10000",
-                             *       "unheld_minor": "0",
-                             *       "opened_at": "2026-11-26T12:00:00.000Z",
-                             *       "deadline_at": "2026-11-29T12:00:00.000Z",
-                             *       "defense": null,
-                             *       "closed_at": null,
-                             *       "return_payment_id": null,
-                             *       "deadline_notices_sent": [],
-                             *       "created_at": "2026-11-26T12:00:00.000Z",
-                             *       "updated_at": "2026-11-26T12:00:00.000Z"
-                             *     }
-                             */
-                            data: {
-                                /**
-                                 * Format: uuid
-                                 * @description The dispute id
-                                 */
-                                id: string;
-                                environment: "sandbox" | "live";
-                                /**
-                                 * Format: uuid
-                                 * @description The disputed PIX cash-in (kind pix_cash_in)
-                                 */
-                                payment_id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description The party the cash-in credited, whose balance holds the amount
-                                 */
-                                party_id: string;
-                                /**
-                                 * @description open (the amount is held, a defense may be sent until deadline_at), under_review (defense sent, the PSP decides), closed_returned (the money went back to the payer), closed_rejected (the hold was released)
-                                 * @enum {unknown}
-                                 */
-                                status: "open" | "under_review" | "closed_returned" | "closed_rejected";
-                                /** @description Why the payer's bank opened the infraction, as the PSP reports it */
-                                reason: string;
-                                /** @description The PSP's id of the infraction notice (Efí idInfracao) */
-                                infraction_id: string;
-                                /** @description The disputed amount, BRL minor units */
-                                amount_minor: string;
-                                /**
-                                 * @description Always BRL: PIX moves reais
-                                 * @enum {string}
-                                 */
-                                currency: "BRL";
-                                /** @description What the party’s available balance held of the amount when the dispute opened, moved to locked */
-                                held_minor: string;
-                                /** @description The part of the amount the balance could not cover (amount_minor − held_minor): nothing holds it; a return takes it as a debt of the party */
-                                unheld_minor: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When the infraction was opened
-                                 */
-                                opened_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description The last moment a defense is taken (the PSP’s, else opened_at + 3 days)
-                                 */
-                                deadline_at: string;
-                                defense: {
-                                    /** @description The defense as sent to the PSP */
-                                    text: string;
-                                    /** @description References to the evidence (URLs or file ids) */
-                                    evidence: string[];
-                                    /**
-                                     * Format: date-time
-                                     * @description When the defense was recorded
-                                     */
-                                    submitted_at: string;
-                                } | null;
-                                closed_at: string | null;
-                                return_payment_id: string | null;
-                                /** @description The dispute.deadline_approaching notices sent so far (48h, 24h, 6h before deadline_at) */
-                                deadline_notices_sent: ("48h" | "24h" | "6h")[];
-                                /**
-                                 * Format: date-time
-                                 * @description When Lastro recorded the dispute
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description Its last change
-                                 */
-                                updated_at: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/{env}/simulate/payments/{id}/dispute": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * The payer's bank opens a MED infraction on this paid PIX cash-in: a dispute holds the amount
-         * @description Sandbox only. Opens a dispute on a completed pix_cash_in, as the PSP’s infraction notice would: the amount (all of the cash-in unless amount_minor) moves from the party’s available BRL to locked, as far as available goes (held_minor), and dispute.opened is sent. A payment with an open dispute is 409 conflict.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Makes the write safe to retry: the same key and body replay the stored response (Idempotency-Replayed: true); another body is 409 idempotency_key_reuse. */
-                    "idempotency-key"?: string;
-                    /** @description Act on one of your own sub-accounts (workspace-level callers only). */
-                    "x-subaccount-id"?: string;
-                };
-                path: {
-                    /** @description sandbox only; test is its alias */
-                    env: "sandbox" | "test";
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "amount_minor": "10000",
-                     *       "reason": "golpe"
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @description The disputed amount; the whole cash-in when left out
-                         * @example 1050
-                         */
-                        amount_minor?: string;
-                        /** @description The infraction’s reason; golpe when left out */
-                        reason?: string;
-                        /**
-                         * Format: date-time
-                         * @description The defense deadline the PSP gives; opened_at + 3 days when left out
-                         */
-                        deadline_at?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description A MED infraction on a PIX cash-in: the disputed amount, its hold and the defense
-                             * @example {
-                             *       "id": "0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
-                             *       "environment": "sandbox",
-                             *       "payment_id": "0193a1b2-0000-7e5f-8a9b-0c1d2e3f4a5b",
-                             *       "party_id": "0193a1b2-1111-7e5f-8a9b-0c1d2e3f4a5b",
-                             *       "status": "open",
-                             *       "reason": "golpe",
-                             *       "infraction_id": "sbx_inf_Q2x8LrT0aV",
-                             *       "amount_minor": "10000",
-                             *       "currency": "BRL",
-                             *       "held_minor": "10000",
-                             *       "unheld_minor": "0",
-                             *       "opened_at": "2026-11-26T12:00:00.000Z",
-                             *       "deadline_at": "2026-11-29T12:00:00.000Z",
-                             *       "defense": null,
-                             *       "closed_at": null,
-                             *       "return_payment_id": null,
-                             *       "deadline_notices_sent": [],
-                             *       "created_at": "2026-11-26T12:00:00.000Z",
-                             *       "updated_at": "2026-11-26T12:00:00.000Z"
-                             *     }
-                             */
-                            data: {
-                                /**
-                                 * Format: uuid
-                                 * @description The dispute id
-                                 */
-                                id: string;
-                                environment: "sandbox" | "live";
-                                /**
-                                 * Format: uuid
-                                 * @description The disputed PIX cash-in (kind pix_cash_in)
-                                 */
-                                payment_id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description The party the cash-in credited, whose balance holds the amount
-                                 */
-                                party_id: string;
-                                /**
-                                 * @description open (the amount is held, a defense may be sent until deadline_at), under_review (defense sent, the PSP decides), closed_returned (the money went back to the payer), closed_rejected (the hold was released)
-                                 * @enum {unknown}
-                                 */
-                                status: "open" | "under_review" | "closed_returned" | "closed_rejected";
-                                /** @description Why the payer's bank opened the infraction, as the PSP reports it */
-                                reason: string;
-                                /** @description The PSP's id of the infraction notice (Efí idInfracao) */
-                                infraction_id: string;
-                                /** @description The disputed amount, BRL minor units */
-                                amount_minor: string;
-                                /**
-                                 * @description Always BRL: PIX moves reais
-                                 * @enum {string}
-                                 */
-                                currency: "BRL";
-                                /** @description What the party’s available balance held of the amount when the dispute opened, moved to locked */
-                                held_minor: string;
-                                /** @description The part of the amount the balance could not cover (amount_minor − held_minor): nothing holds it; a return takes it as a debt of the party */
-                                unheld_minor: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When the infraction was opened
-                                 */
-                                opened_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description The last moment a defense is taken (the PSP’s, else opened_at + 3 days)
-                                 */
-                                deadline_at: string;
-                                defense: {
-                                    /** @description The defense as sent to the PSP */
-                                    text: string;
-                                    /** @description References to the evidence (URLs or file ids) */
-                                    evidence: string[];
-                                    /**
-                                     * Format: date-time
-                                     * @description When the defense was recorded
-                                     */
-                                    submitted_at: string;
-                                } | null;
-                                closed_at: string | null;
-                                return_payment_id: string | null;
-                                /** @description The dispute.deadline_approaching notices sent so far (48h, 24h, 6h before deadline_at) */
-                                deadline_notices_sent: ("48h" | "24h" | "6h")[];
-                                /**
-                                 * Format: date-time
-                                 * @description When Lastro recorded the dispute
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description Its last change
-                                 */
-                                updated_at: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/{env}/simulate/disputes/{id}/close": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * The PSP decides a dispute: returned to the payer or rejected
-         * @description Sandbox only. returned: the hold goes back to available and the MED return flow takes the amount (a pix_med_return payment; what the party cannot cover it owes); rejected: the hold goes back to available. dispute.closed is sent. Closing again with the same outcome answers the dispute as it is; the other outcome is 422 invalid_state.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Makes the write safe to retry: the same key and body replay the stored response (Idempotency-Replayed: true); another body is 409 idempotency_key_reuse. */
-                    "idempotency-key"?: string;
-                };
-                path: {
-                    /** @description sandbox only; test is its alias */
-                    env: "sandbox" | "test";
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "outcome": "rejected"
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @description returned: the money goes back to the payer (MED return); rejected: the hold is released
-                         * @enum {unknown}
-                         */
-                        outcome: "returned" | "rejected";
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description A MED infraction on a PIX cash-in: the disputed amount, its hold and the defense
-                             * @example {
-                             *       "id": "0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
-                             *       "environment": "sandbox",
-                             *       "payment_id": "0193a1b2-0000-7e5f-8a9b-0c1d2e3f4a5b",
-                             *       "party_id": "0193a1b2-1111-7e5f-8a9b-0c1d2e3f4a5b",
-                             *       "status": "open",
-                             *       "reason": "golpe",
-                             *       "infraction_id": "sbx_inf_Q2x8LrT0aV",
-                             *       "amount_minor": "10000",
-                             *       "currency": "BRL",
-                             *       "held_minor": "10000",
-                             *       "unheld_minor": "0",
-                             *       "opened_at": "2026-11-26T12:00:00.000Z",
-                             *       "deadline_at": "2026-11-29T12:00:00.000Z",
-                             *       "defense": null,
-                             *       "closed_at": null,
-                             *       "return_payment_id": null,
-                             *       "deadline_notices_sent": [],
-                             *       "created_at": "2026-11-26T12:00:00.000Z",
-                             *       "updated_at": "2026-11-26T12:00:00.000Z"
-                             *     }
-                             */
-                            data: {
-                                /**
-                                 * Format: uuid
-                                 * @description The dispute id
-                                 */
-                                id: string;
-                                environment: "sandbox" | "live";
-                                /**
-                                 * Format: uuid
-                                 * @description The disputed PIX cash-in (kind pix_cash_in)
-                                 */
-                                payment_id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description The party the cash-in credited, whose balance holds the amount
-                                 */
-                                party_id: string;
-                                /**
-                                 * @description open (the amount is held, a defense may be sent until deadline_at), under_review (defense sent, the PSP decides), closed_returned (the money went back to the payer), closed_rejected (the hold was released)
-                                 * @enum {unknown}
-                                 */
-                                status: "open" | "under_review" | "closed_returned" | "closed_rejected";
-                                /** @description Why the payer's bank opened the infraction, as the PSP reports it */
-                                reason: string;
-                                /** @description The PSP's id of the infraction notice (Efí idInfracao) */
-                                infraction_id: string;
-                                /** @description The disputed amount, BRL minor units */
-                                amount_minor: string;
-                                /**
-                                 * @description Always BRL: PIX moves reais
-                                 * @enum {string}
-                                 */
-                                currency: "BRL";
-                                /** @description What the party’s available balance held of the amount when the dispute opened, moved to locked */
-                                held_minor: string;
-                                /** @description The part of the amount the balance could not cover (amount_minor − held_minor): nothing holds it; a return takes it as a debt of the party */
-                                unheld_minor: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When the infraction was opened
-                                 */
-                                opened_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description The last moment a defense is taken (the PSP’s, else opened_at + 3 days)
-                                 */
-                                deadline_at: string;
-                                defense: {
-                                    /** @description The defense as sent to the PSP */
-                                    text: string;
-                                    /** @description References to the evidence (URLs or file ids) */
-                                    evidence: string[];
-                                    /**
-                                     * Format: date-time
-                                     * @description When the defense was recorded
-                                     */
-                                    submitted_at: string;
-                                } | null;
-                                closed_at: string | null;
-                                return_payment_id: string | null;
-                                /** @description The dispute.deadline_approaching notices sent so far (48h, 24h, 6h before deadline_at) */
-                                deadline_notices_sent: ("48h" | "24h" | "6h")[];
-                                /**
-                                 * Format: date-time
-                                 * @description When Lastro recorded the dispute
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description Its last change
-                                 */
-                                updated_at: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/{env}/payment-links": {
         parameters: {
             query?: never;
@@ -11262,7 +10493,7 @@ export interface paths {
                                  */
                                 status: "active" | "inactive" | "expired";
                                 slug: string;
-                                /** @description the hosted checkout page, absolute: PUBLIC_BASE_URL + /pay/{slug} (e.g. https://pay.example.com/pay/ab12cd34) */
+                                /** @description the hosted checkout page: /pay/{slug} */
                                 url: string;
                                 title: string | null;
                                 description: string | null;
@@ -11415,7 +10646,7 @@ export interface paths {
                                  */
                                 status: "active" | "inactive" | "expired";
                                 slug: string;
-                                /** @description the hosted checkout page, absolute: PUBLIC_BASE_URL + /pay/{slug} (e.g. https://pay.example.com/pay/ab12cd34) */
+                                /** @description the hosted checkout page: /pay/{slug} */
                                 url: string;
                                 title: string | null;
                                 description: string | null;
@@ -11695,7 +10926,7 @@ export interface paths {
                                  */
                                 status: "active" | "inactive" | "expired";
                                 slug: string;
-                                /** @description the hosted checkout page, absolute: PUBLIC_BASE_URL + /pay/{slug} (e.g. https://pay.example.com/pay/ab12cd34) */
+                                /** @description the hosted checkout page: /pay/{slug} */
                                 url: string;
                                 title: string | null;
                                 description: string | null;
@@ -11837,7 +11068,7 @@ export interface paths {
                                  */
                                 status: "active" | "inactive" | "expired";
                                 slug: string;
-                                /** @description the hosted checkout page, absolute: PUBLIC_BASE_URL + /pay/{slug} (e.g. https://pay.example.com/pay/ab12cd34) */
+                                /** @description the hosted checkout page: /pay/{slug} */
                                 url: string;
                                 title: string | null;
                                 description: string | null;

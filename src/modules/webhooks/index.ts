@@ -5,6 +5,7 @@ import getWebhookDelivery from './routes/get-delivery.ts';
 import getWebhookEndpoint from './routes/get-endpoint.ts';
 import listWebhookDeliveries from './routes/list-deliveries.ts';
 import listWebhookEndpoints from './routes/list-endpoints.ts';
+import webhookListenSession from './routes/listen-session.ts';
 import retryWebhookDelivery from './routes/retry-delivery.ts';
 import rotateWebhookSecret from './routes/rotate-secret.ts';
 import updateWebhookEndpoint from './routes/update-endpoint.ts';
@@ -22,6 +23,7 @@ export default defineModule({
     listWebhookDeliveries,
     getWebhookDelivery,
     retryWebhookDelivery,
+    webhookListenSession,
   ],
   tasks: [webhookDispatchTask],
 });

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { EVENT_TYPES } from '../../platform/outbox.ts';
 import { PageQuery } from '../../platform/pagination.ts';
-import { EnvironmentName, Nullable, Timestamp, Uuid } from '../../platform/schema.ts';
+import { doc, EnvironmentName, Nullable, Timestamp, Uuid } from '../../platform/schema.ts';
 import { EventTypeName } from '../events/schemas.ts';
 
 const Subscription = Type.Enum([...EVENT_TYPES, '*']);
@@ -88,8 +88,26 @@ export const DeliveryAttempt = Type.Object({
   error: Nullable(Type.String()),
 });
 
+/** A request body shown in the log is cut past this many characters (a payment's event is far smaller). */
+export const LOGGED_BODY_CHARS = 16_384;
+
+export const DeliveryRequest = Type.Object(
+  {
+    headers: Type.Record(Type.String(), Type.String(), {
+      description:
+        'The headers every attempt sends alike (content-type, user-agent, webhook-id). webhook-timestamp and webhook-signature are made at each attempt, from its own clock, and not kept.',
+    }),
+    body: Type.String({
+      description: `The raw body every attempt sends, byte for byte (what a signature covers); cut past ${LOGGED_BODY_CHARS} characters.`,
+    }),
+    body_truncated: Type.Boolean({ description: 'Whether body is cut short' }),
+  },
+  { description: 'The request as it is POSTed to the endpoint' },
+);
+
 export const DeliveryWithAttempts = Type.Object({
   ...Delivery.properties,
+  request: DeliveryRequest,
   attempt_history: Type.Array(DeliveryAttempt),
 });
 
@@ -99,3 +117,23 @@ export const DeliveryQuery = Type.Object({
   event_type: Type.Optional(EventTypeName),
   endpoint_id: Type.Optional(Uuid),
 });
+
+export const ListenSession = Type.Object({
+  secret: Type.String({
+    description:
+      'whsec_… secret that `lastro listen` signs forwarded events with: the same for every listener of this workspace and environment, so a local receiver configured once keeps verifying across restarts.',
+  }),
+  workspace_id: doc(Uuid, 'The workspace whose events are forwarded.'),
+  environment: doc(EnvironmentName, "The environment whose events are forwarded: the key's."),
+  start_after: doc(
+    Uuid,
+    'An event id to pass as `after` to GET /v1/{env}/events for the events from now on (taken from the server clock, not the listener one).',
+  ),
+});
+
+export const LISTEN_SESSION_EXAMPLE = {
+  secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwMfKQ9r8GKYo=',
+  workspace_id: '0193b3a0-8c7e-7d2a-9f10-3c4d5e6f7a8b',
+  environment: 'sandbox',
+  start_after: '019ac1f2-3e00-7000-8000-000000000000',
+};

@@ -7,6 +7,7 @@ import { newId } from '../../platform/ids.ts';
 import { type PageRequest, pageById } from '../../platform/pagination.ts';
 import type { Ctx } from '../../platform/request-context.ts';
 import { iso } from '../../platform/schema.ts';
+import { getEvent, uuidv7Floor } from '../events/service.ts';
 import {
   DELIVERY_COLUMNS,
   type DeliveryRow,
@@ -18,13 +19,31 @@ import {
   failPendingDeliveries,
   findEndpoint,
 } from './repo.ts';
+import { LOGGED_BODY_CHARS } from './schemas.ts';
 import { checkEndpointUrl, privateAllowed } from './url-policy.ts';
+import { constantHeaders, deliveryBody } from './worker/prepare.ts';
 
 /** Old and new secrets both sign for this long after a rotation. */
 export const ROTATION_OVERLAP_MS = 24 * 3600_000;
 
 /** A Standard Webhooks secret: whsec_ + base64 of 32 random bytes. */
 export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
+
+/**
+ * The secret `lastro listen` signs with, derived rather than stored: stable for a workspace and
+ * environment across listeners and restarts (as the Stripe CLI's whsec is for an account), and
+ * never one of an endpoint's.
+ */
+export function listenSession(ctx: Ctx) {
+  const { workspaceId, environment } = ctx.caller;
+  const key = ctx.deps.sealer.keyedHash('webhook-listen-secret', `${workspaceId}:${environment}`);
+  return {
+    secret: `whsec_${key.toString('base64')}`,
+    workspace_id: workspaceId,
+    environment,
+    start_after: uuidv7Floor(Date.now()),
+  };
+}
 
 const endpointUrl = (deps: Deps, caller: Caller, raw: string) =>
   checkEndpointUrl(
@@ -187,6 +206,16 @@ async function findDelivery(q: Queryable, caller: Caller, id: string) {
   return rows[0];
 }
 
+/** The request a delivery's attempts send, as far as it is the same for all of them. */
+async function loggedRequest(q: Queryable, ctx: Ctx, eventId: string) {
+  const body = deliveryBody(await getEvent(q, ctx, { id: eventId }));
+  return {
+    headers: constantHeaders(eventId),
+    body: body.slice(0, LOGGED_BODY_CHARS),
+    body_truncated: body.length > LOGGED_BODY_CHARS,
+  };
+}
+
 export async function getDelivery(q: Queryable, ctx: Ctx, input: { id: string }) {
   const { caller } = ctx;
   const { id } = input;
@@ -205,6 +234,7 @@ export async function getDelivery(q: Queryable, ctx: Ctx, input: { id: string })
   );
   return {
     ...deliveryView(delivery),
+    request: await loggedRequest(q, ctx, delivery.event_id),
     attempt_history: rows.map((row) => ({ ...row, started_at: iso(row.started_at) })),
   };
 }

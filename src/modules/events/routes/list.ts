@@ -6,6 +6,11 @@ import { Event, EventQuery } from '../schemas.ts';
 import { listEvents } from '../service.ts';
 
 export default function route(app: App, deps: Deps) {
+  // A waiting list answers at once when the server begins to close, instead of holding its shutdown.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.get(
     '/v1/:env/events',
     {
@@ -13,13 +18,20 @@ export default function route(app: App, deps: Deps) {
       schema: {
         tags: ['events'],
         summary: 'List events of this environment, newest first, optionally of one type',
+        description:
+          'With `after`, the events that followed that one, oldest first, waiting up to `wait_ms` for one: the feed `lastro listen` forwards. 400 invalid_request for `cursor` with `after`, or `wait_ms` without it.',
         params: EnvParams,
         querystring: EventQuery,
         response: respond(Type.Array(Event)),
       },
     },
     async (request) => ({
-      data: await listEvents(deps.db, contextOf(deps, request), request.query),
+      data: await listEvents(
+        deps.db,
+        contextOf(deps, request),
+        request.query,
+        () => closing || request.raw.socket.destroyed,
+      ),
     }),
   );
 }

@@ -1,9 +1,19 @@
 import { Webhook } from 'standardwebhooks';
 import type { Deps } from '../../../platform/context.ts';
-import { eventView } from '../../../platform/outbox.ts';
+import { type EmittedEvent, eventView } from '../../../platform/outbox.ts';
 import type { SendOutcome } from '../send.ts';
 import { privateAllowed, urlProblem } from '../url-policy.ts';
 import type { LeasedDelivery } from './claim.ts';
+
+/** The body of every attempt of an event's deliveries, the bytes its signatures cover. */
+export const deliveryBody = (payload: EmittedEvent): string => JSON.stringify(eventView(payload));
+
+/** The headers every attempt of an event's deliveries sends alike (the signature ones change per attempt). */
+export const constantHeaders = (eventId: string): Record<string, string> => ({
+  'content-type': 'application/json',
+  'user-agent': 'Lastro-Webhooks/1.0',
+  'webhook-id': eventId,
+});
 
 /** A delivery ready to POST: its signed Standard Webhooks request and the destination policy it goes under. */
 export interface SignedRequest {
@@ -28,16 +38,14 @@ export function prepare(
   if (problem)
     return { refused: { statusCode: null, error: `destination refused: url ${problem}`, durationMs: 0 } };
   const secrets = openSecrets(deps, delivery, startedAt);
-  const body = JSON.stringify(eventView(delivery.payload));
+  const body = deliveryBody(delivery.payload);
   // The signed timestamp is the wall clock: receivers compare it with theirs (5 min tolerance).
   const timestamp = new Date();
   const signature = secrets
     .map((secret) => new Webhook(secret).sign(delivery.event_id, timestamp, body))
     .join(' ');
   const headers = {
-    'content-type': 'application/json',
-    'user-agent': 'Lastro-Webhooks/1.0',
-    'webhook-id': delivery.event_id,
+    ...constantHeaders(delivery.event_id),
     'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
     'webhook-signature': signature,
   };
