@@ -6215,6 +6215,1117 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/{env}/pix/due-charges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a PIX charge with a due date (CobV): fine, interest, rebate and discounts by the standard
+         * @description A charge addressed to a debtor, payable until due_date + days_valid_after_due (São Paulo). What the payer pays depends on the day: amount_minor, plus a fine once and interest per day when late, minus the rebate, minus the discount when early (docs/guides/due-date-charges.md shows how each modality is reckoned and rounded). It is a payment of kind pix_cash_in: paid, the amount paid becomes its amount_minor and the net is credited to the party. In live it is PUT /cobv/{txid} at the PSP (BCB API Pix); in sandbox, days are the workspace's sandbox clock's (POST /v1/sandbox/test-clock/advance). A separate route from /pix/charges because its body is another shape: an immediate charge has an expiry in seconds and one fixed amount. Errors: 400 invalid_amount (amount_minor not a positive amount, above the BR Code maximum, or not above the cash-in fee); 400 invalid_request with details naming the field (due_date not a date or before today in São Paulo, the debtor document not a valid CPF or CNPJ, a modality the term does not have or one counting business days: interest 5–8, discount 4 and 6, a value or percent missing or sent where the modality takes the other, a rebate or discount of the whole amount or more, discount dates after due_date or repeated, unknown fields); 400 unsupported_currency; 403 forbidden (a party outside a party-scoped key); 404 not_found (unknown party); 503 provider_unavailable (live: the PSP refused or is away).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the write safe to retry: the same key and body replay the stored response (Idempotency-Replayed: true); another body is 409 idempotency_key_reuse. */
+                    "idempotency-key"?: string;
+                    /** @description Act on one of your own sub-accounts (workspace-level callers only). */
+                    "x-subaccount-id"?: string;
+                };
+                path: {
+                    /** @description sandbox or live; test is an alias of sandbox */
+                    env: "sandbox" | "live" | "test";
+                };
+                cookie?: never;
+            };
+            /** @description A PIX charge with a due date (CobV). */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "amount_minor": "12345",
+                     *       "due_date": "2026-12-31",
+                     *       "days_valid_after_due": 30,
+                     *       "debtor": {
+                     *         "name": "Francisco da Silva",
+                     *         "document": "52998224725"
+                     *       },
+                     *       "fine": {
+                     *         "modality": 2,
+                     *         "percent": "2.00"
+                     *       },
+                     *       "interest": {
+                     *         "modality": 3,
+                     *         "percent": "1.00"
+                     *       },
+                     *       "discount": {
+                     *         "modality": 1,
+                     *         "dates": [
+                     *           {
+                     *             "date": "2026-12-20",
+                     *             "value_minor": "500"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description The original amount (valor.original), in minor units.
+                         * @example 1050
+                         */
+                        amount_minor: string;
+                        /**
+                         * @description BRL only.
+                         * @default BRL
+                         */
+                        currency?: string;
+                        /**
+                         * @description The due date (calendario.dataDeVencimento), today or later, São Paulo.
+                         * @example 2026-12-10
+                         */
+                        due_date: string;
+                        /**
+                         * @description Days after the due date it can still be paid (calendario.validadeAposVencimento); it expires at the start of the day after.
+                         * @default 30
+                         */
+                        days_valid_after_due?: number;
+                        /** @description Who the charge is addressed to (devedor): required by the standard for a CobV. */
+                        debtor: {
+                            /** @description The debtor’s name (devedor.nome). */
+                            name: string;
+                            /** @description CPF or CNPJ with valid check digits, any punctuation (devedor.cpf / devedor.cnpj). Answered masked to its last two characters. */
+                            document: string;
+                        };
+                        /**
+                         * Format: uuid
+                         * @description The party credited; omitted: the default (or the key’s).
+                         */
+                        party_id?: string;
+                        /** @description Shown to the payer (solicitacaoPagador). */
+                        description?: string;
+                        /** @description Multa, charged once from the day after the due date (valor.multa). */
+                        fine?: {
+                            /** @description 1: a fixed value (value_minor); 2: a percentage of amount_minor (percent). */
+                            modality: number;
+                            /**
+                             * @description A value in minor units (centavos).
+                             * @example 500
+                             */
+                            value_minor?: string;
+                            /**
+                             * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                             * @example 2.00
+                             */
+                            percent?: string;
+                        };
+                        /** @description Juros, for each calendar day late (valor.juros). */
+                        interest?: {
+                            /** @description 1: a value per calendar day (value_minor); 2: percent per day; 3: percent per month (30 days); 4: percent per year (365 days). The business-day modalities 5–8 are refused (400 invalid_request). */
+                            modality: number;
+                            /**
+                             * @description A value in minor units (centavos).
+                             * @example 500
+                             */
+                            value_minor?: string;
+                            /**
+                             * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                             * @example 2.00
+                             */
+                            percent?: string;
+                        };
+                        /** @description Abatimento, deducted whenever the charge is paid (valor.abatimento); less than the whole charge. */
+                        rebate?: {
+                            /** @description 1: a fixed value (value_minor); 2: a percentage of amount_minor (percent). */
+                            modality: number;
+                            /**
+                             * @description A value in minor units (centavos).
+                             * @example 500
+                             */
+                            value_minor?: string;
+                            /**
+                             * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                             * @example 2.00
+                             */
+                            percent?: string;
+                        };
+                        /** @description Desconto, only when paid on or before the due date (valor.desconto). */
+                        discount?: {
+                            /** @description 1: a fixed value until each date (dates[].value_minor); 2: a percentage until each date (dates[].percent); 3: a value per calendar day paid ahead of the due date (value_minor); 5: a percentage per calendar day ahead (percent). The business-day modalities 4 and 6 are refused (400 invalid_request). */
+                            modality: number;
+                            /**
+                             * @description A value in minor units (centavos).
+                             * @example 500
+                             */
+                            value_minor?: string;
+                            /**
+                             * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                             * @example 2.00
+                             */
+                            percent?: string;
+                            /** @description Modalities 1 and 2: up to three dates on or before due_date; paid on or before a date, the entry of the earliest date not yet passed applies (descontoDataFixa). */
+                            dates?: {
+                                /**
+                                 * @description A date YYYY-MM-DD in America/Sao_Paulo.
+                                 * @example 2026-12-10
+                                 */
+                                date: string;
+                                /**
+                                 * @description A value in minor units (centavos).
+                                 * @example 500
+                                 */
+                                value_minor?: string;
+                                /**
+                                 * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                 * @example 2.00
+                                 */
+                                percent?: string;
+                            }[];
+                        };
+                        /** @description Your own key-value pairs: at most 50 keys of 1 to 40 characters; a value is a string of at most 500 characters, or a number, boolean, null, array or object of at most 500 characters as JSON, nesting at most 3 levels. */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "id": "0b6f4c1e-2a7d-4f4e-9d7a-3c2b1a0f9e8d",
+                             *       "status": "created",
+                             *       "amount_minor": "12345",
+                             *       "due_date": "2026-12-31",
+                             *       "days_valid_after_due": 30,
+                             *       "last_payable_date": "2027-01-30",
+                             *       "debtor": {
+                             *         "name": "Francisco da Silva",
+                             *         "document": "*********25",
+                             *         "document_type": "cpf"
+                             *       },
+                             *       "fine": {
+                             *         "modality": 2,
+                             *         "percent": "2.00"
+                             *       },
+                             *       "interest": {
+                             *         "modality": 3,
+                             *         "percent": "1.00"
+                             *       },
+                             *       "rebate": null,
+                             *       "discount": {
+                             *         "modality": 1,
+                             *         "dates": [
+                             *           {
+                             *             "date": "2026-12-20",
+                             *             "value_minor": "500"
+                             *           }
+                             *         ]
+                             *       },
+                             *       "today": "2026-12-01",
+                             *       "amount_due_today_minor": "11845",
+                             *       "amount_due_today": {
+                             *         "original_minor": "12345",
+                             *         "fine_minor": "0",
+                             *         "interest_minor": "0",
+                             *         "rebate_minor": "0",
+                             *         "discount_minor": "500"
+                             *       },
+                             *       "party_id": "5d1c7a9e-0b7f-4d3e-8a61-2f4e9c0b1a23",
+                             *       "currency": "BRL",
+                             *       "description": null,
+                             *       "pix_txid": "0b6f4c1e2a7d4f4e9d7a3c2b1a0f9e8d",
+                             *       "pix_qr_code": "00020101021226...6304ABCD",
+                             *       "expires_at": "2027-01-31T03:00:00.000Z",
+                             *       "completed_at": null,
+                             *       "created_at": "2026-12-01T12:00:00.000Z",
+                             *       "metadata": {}
+                             *     }
+                             */
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description The charge’s payment id (kind pix_cash_in).
+                                 */
+                                id: string;
+                                /** @description The payment’s status: created (waiting), completed (paid), expired, refunded… */
+                                status: string;
+                                /** @description The original amount; once paid, the amount paid. */
+                                amount_minor: string;
+                                /** @description calendario.dataDeVencimento. */
+                                due_date: string;
+                                /** @description calendario.validadeAposVencimento. */
+                                days_valid_after_due: number;
+                                /** @description due_date + days_valid_after_due: the last day it can be paid. */
+                                last_payable_date: string;
+                                debtor: {
+                                    /** @description devedor.nome. */
+                                    name: string;
+                                    /** @description Masked to its last two characters. */
+                                    document: string;
+                                    /** @description cpf or cnpj. */
+                                    document_type: string;
+                                };
+                                fine: {
+                                    /** @description 1: a fixed value (value_minor); 2: a percentage of amount_minor (percent). */
+                                    modality: number;
+                                    /**
+                                     * @description A value in minor units (centavos).
+                                     * @example 500
+                                     */
+                                    value_minor?: string;
+                                    /**
+                                     * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                     * @example 2.00
+                                     */
+                                    percent?: string;
+                                } | null;
+                                interest: {
+                                    /** @description 1: a value per calendar day (value_minor); 2: percent per day; 3: percent per month (30 days); 4: percent per year (365 days). The business-day modalities 5–8 are refused (400 invalid_request). */
+                                    modality: number;
+                                    /**
+                                     * @description A value in minor units (centavos).
+                                     * @example 500
+                                     */
+                                    value_minor?: string;
+                                    /**
+                                     * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                     * @example 2.00
+                                     */
+                                    percent?: string;
+                                } | null;
+                                rebate: {
+                                    /** @description 1: a fixed value (value_minor); 2: a percentage of amount_minor (percent). */
+                                    modality: number;
+                                    /**
+                                     * @description A value in minor units (centavos).
+                                     * @example 500
+                                     */
+                                    value_minor?: string;
+                                    /**
+                                     * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                     * @example 2.00
+                                     */
+                                    percent?: string;
+                                } | null;
+                                discount: {
+                                    /** @description 1: a fixed value until each date (dates[].value_minor); 2: a percentage until each date (dates[].percent); 3: a value per calendar day paid ahead of the due date (value_minor); 5: a percentage per calendar day ahead (percent). The business-day modalities 4 and 6 are refused (400 invalid_request). */
+                                    modality: number;
+                                    /**
+                                     * @description A value in minor units (centavos).
+                                     * @example 500
+                                     */
+                                    value_minor?: string;
+                                    /**
+                                     * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                     * @example 2.00
+                                     */
+                                    percent?: string;
+                                    /** @description Modalities 1 and 2: up to three dates on or before due_date; paid on or before a date, the entry of the earliest date not yet passed applies (descontoDataFixa). */
+                                    dates?: {
+                                        /**
+                                         * @description A date YYYY-MM-DD in America/Sao_Paulo.
+                                         * @example 2026-12-10
+                                         */
+                                        date: string;
+                                        /**
+                                         * @description A value in minor units (centavos).
+                                         * @example 500
+                                         */
+                                        value_minor?: string;
+                                        /**
+                                         * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                         * @example 2.00
+                                         */
+                                        percent?: string;
+                                    }[];
+                                } | null;
+                                /** @description The São Paulo date the amount due is computed for (the sandbox clock’s in sandbox). */
+                                today: string;
+                                /** @description What paying today costs: 0 once paid or expired. */
+                                amount_due_today_minor: string;
+                                /** @description The parts of the amount due, as the standard’s componentesValor: total = original + fine + interest − rebate − discount. */
+                                amount_due_today: {
+                                    /** @description valor.original. */
+                                    original_minor: string;
+                                    /** @description The fine, once late. */
+                                    fine_minor: string;
+                                    /** @description Interest for the days late. */
+                                    interest_minor: string;
+                                    /** @description The rebate. */
+                                    rebate_minor: string;
+                                    /** @description The discount for paying early. */
+                                    discount_minor: string;
+                                };
+                                /**
+                                 * Format: uuid
+                                 * @description The party credited when it is paid.
+                                 */
+                                party_id: string;
+                                /** @description BRL. */
+                                currency: string;
+                                description: string | null;
+                                pix_txid: string | null;
+                                pix_qr_code: string | null;
+                                expires_at: string | null;
+                                completed_at: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                metadata: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/pix/due-charges/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create up to 100 PIX charges with a due date, each with its own result
+         * @description Each item is checked as POST /pix/due-charges checks it; results[] holds, in order, each item's charge or its error (an item in error writes nothing; the others are created together). In live the valid items go to the PSP as one lote (PUT /lotecobv/{id}); an item the PSP denies gets invalid_request, one it has not created within a few seconds provider_unavailable. The whole request answers 400 invalid_request only when its own shape is wrong (no items, more than 100, unknown fields); 503 provider_unavailable when the PSP cannot take the lote. Item errors: 400 invalid_amount (amount_minor not a positive amount, above the BR Code maximum, or not above the cash-in fee); 400 invalid_request with details naming the field (due_date not a date or before today in São Paulo, the debtor document not a valid CPF or CNPJ, a modality the term does not have or one counting business days: interest 5–8, discount 4 and 6, a value or percent missing or sent where the modality takes the other, a rebate or discount of the whole amount or more, discount dates after due_date or repeated, unknown fields); 400 unsupported_currency; 403 forbidden (a party outside a party-scoped key); 404 not_found (unknown party); 503 provider_unavailable (live: the PSP refused or is away).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the write safe to retry: the same key and body replay the stored response (Idempotency-Replayed: true); another body is 409 idempotency_key_reuse. */
+                    "idempotency-key"?: string;
+                    /** @description Act on one of your own sub-accounts (workspace-level callers only). */
+                    "x-subaccount-id"?: string;
+                };
+                path: {
+                    /** @description sandbox or live; test is an alias of sandbox */
+                    env: "sandbox" | "live" | "test";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "description": "Mensalidades de dezembro",
+                     *       "charges": [
+                     *         {
+                     *           "amount_minor": "12345",
+                     *           "due_date": "2026-12-31",
+                     *           "days_valid_after_due": 30,
+                     *           "debtor": {
+                     *             "name": "Francisco da Silva",
+                     *             "document": "52998224725"
+                     *           },
+                     *           "fine": {
+                     *             "modality": 2,
+                     *             "percent": "2.00"
+                     *           },
+                     *           "interest": {
+                     *             "modality": 3,
+                     *             "percent": "1.00"
+                     *           },
+                     *           "discount": {
+                     *             "modality": 1,
+                     *             "dates": [
+                     *               {
+                     *                 "date": "2026-12-20",
+                     *                 "value_minor": "500"
+                     *               }
+                     *             ]
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The batch’s description (lote descricao). */
+                        description?: string;
+                        /** @description 1 to 100 due-date charges, each as POST /pix/due-charges takes it. */
+                        charges: {
+                            /**
+                             * @description The original amount (valor.original), in minor units.
+                             * @example 1050
+                             */
+                            amount_minor: string;
+                            /**
+                             * @description BRL only.
+                             * @default BRL
+                             */
+                            currency?: string;
+                            /**
+                             * @description The due date (calendario.dataDeVencimento), today or later, São Paulo.
+                             * @example 2026-12-10
+                             */
+                            due_date: string;
+                            /**
+                             * @description Days after the due date it can still be paid (calendario.validadeAposVencimento); it expires at the start of the day after.
+                             * @default 30
+                             */
+                            days_valid_after_due?: number;
+                            /** @description Who the charge is addressed to (devedor): required by the standard for a CobV. */
+                            debtor: {
+                                /** @description The debtor’s name (devedor.nome). */
+                                name: string;
+                                /** @description CPF or CNPJ with valid check digits, any punctuation (devedor.cpf / devedor.cnpj). Answered masked to its last two characters. */
+                                document: string;
+                            };
+                            /**
+                             * Format: uuid
+                             * @description The party credited; omitted: the default (or the key’s).
+                             */
+                            party_id?: string;
+                            /** @description Shown to the payer (solicitacaoPagador). */
+                            description?: string;
+                            /** @description Multa, charged once from the day after the due date (valor.multa). */
+                            fine?: {
+                                /** @description 1: a fixed value (value_minor); 2: a percentage of amount_minor (percent). */
+                                modality: number;
+                                /**
+                                 * @description A value in minor units (centavos).
+                                 * @example 500
+                                 */
+                                value_minor?: string;
+                                /**
+                                 * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                 * @example 2.00
+                                 */
+                                percent?: string;
+                            };
+                            /** @description Juros, for each calendar day late (valor.juros). */
+                            interest?: {
+                                /** @description 1: a value per calendar day (value_minor); 2: percent per day; 3: percent per month (30 days); 4: percent per year (365 days). The business-day modalities 5–8 are refused (400 invalid_request). */
+                                modality: number;
+                                /**
+                                 * @description A value in minor units (centavos).
+                                 * @example 500
+                                 */
+                                value_minor?: string;
+                                /**
+                                 * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                 * @example 2.00
+                                 */
+                                percent?: string;
+                            };
+                            /** @description Abatimento, deducted whenever the charge is paid (valor.abatimento); less than the whole charge. */
+                            rebate?: {
+                                /** @description 1: a fixed value (value_minor); 2: a percentage of amount_minor (percent). */
+                                modality: number;
+                                /**
+                                 * @description A value in minor units (centavos).
+                                 * @example 500
+                                 */
+                                value_minor?: string;
+                                /**
+                                 * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                 * @example 2.00
+                                 */
+                                percent?: string;
+                            };
+                            /** @description Desconto, only when paid on or before the due date (valor.desconto). */
+                            discount?: {
+                                /** @description 1: a fixed value until each date (dates[].value_minor); 2: a percentage until each date (dates[].percent); 3: a value per calendar day paid ahead of the due date (value_minor); 5: a percentage per calendar day ahead (percent). The business-day modalities 4 and 6 are refused (400 invalid_request). */
+                                modality: number;
+                                /**
+                                 * @description A value in minor units (centavos).
+                                 * @example 500
+                                 */
+                                value_minor?: string;
+                                /**
+                                 * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                 * @example 2.00
+                                 */
+                                percent?: string;
+                                /** @description Modalities 1 and 2: up to three dates on or before due_date; paid on or before a date, the entry of the earliest date not yet passed applies (descontoDataFixa). */
+                                dates?: {
+                                    /**
+                                     * @description A date YYYY-MM-DD in America/Sao_Paulo.
+                                     * @example 2026-12-10
+                                     */
+                                    date: string;
+                                    /**
+                                     * @description A value in minor units (centavos).
+                                     * @example 500
+                                     */
+                                    value_minor?: string;
+                                    /**
+                                     * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                     * @example 2.00
+                                     */
+                                    percent?: string;
+                                }[];
+                            };
+                            /** @description Your own key-value pairs: at most 50 keys of 1 to 40 characters; a value is a string of at most 500 characters, or a number, boolean, null, array or object of at most 500 characters as JSON, nesting at most 3 levels. */
+                            metadata?: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "batch_id": null,
+                             *       "results": [
+                             *         {
+                             *           "index": 0,
+                             *           "charge": null,
+                             *           "error": {
+                             *             "error": "invalid_request",
+                             *             "message": "The due-date charge is not valid: body.due_date must be a date YYYY-MM-DD."
+                             *           }
+                             *         }
+                             *       ]
+                             *     }
+                             */
+                            data: {
+                                batch_id: string | null;
+                                /** @description One entry per item, in order: its charge, or its error (and nothing written for it). */
+                                results: {
+                                    /** @description The item’s position in the request, from 0. */
+                                    index: number;
+                                    charge: {
+                                        /**
+                                         * Format: uuid
+                                         * @description The charge’s payment id (kind pix_cash_in).
+                                         */
+                                        id: string;
+                                        /** @description The payment’s status: created (waiting), completed (paid), expired, refunded… */
+                                        status: string;
+                                        /** @description The original amount; once paid, the amount paid. */
+                                        amount_minor: string;
+                                        /** @description calendario.dataDeVencimento. */
+                                        due_date: string;
+                                        /** @description calendario.validadeAposVencimento. */
+                                        days_valid_after_due: number;
+                                        /** @description due_date + days_valid_after_due: the last day it can be paid. */
+                                        last_payable_date: string;
+                                        debtor: {
+                                            /** @description devedor.nome. */
+                                            name: string;
+                                            /** @description Masked to its last two characters. */
+                                            document: string;
+                                            /** @description cpf or cnpj. */
+                                            document_type: string;
+                                        };
+                                        fine: {
+                                            /** @description 1: a fixed value (value_minor); 2: a percentage of amount_minor (percent). */
+                                            modality: number;
+                                            /**
+                                             * @description A value in minor units (centavos).
+                                             * @example 500
+                                             */
+                                            value_minor?: string;
+                                            /**
+                                             * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                             * @example 2.00
+                                             */
+                                            percent?: string;
+                                        } | null;
+                                        interest: {
+                                            /** @description 1: a value per calendar day (value_minor); 2: percent per day; 3: percent per month (30 days); 4: percent per year (365 days). The business-day modalities 5–8 are refused (400 invalid_request). */
+                                            modality: number;
+                                            /**
+                                             * @description A value in minor units (centavos).
+                                             * @example 500
+                                             */
+                                            value_minor?: string;
+                                            /**
+                                             * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                             * @example 2.00
+                                             */
+                                            percent?: string;
+                                        } | null;
+                                        rebate: {
+                                            /** @description 1: a fixed value (value_minor); 2: a percentage of amount_minor (percent). */
+                                            modality: number;
+                                            /**
+                                             * @description A value in minor units (centavos).
+                                             * @example 500
+                                             */
+                                            value_minor?: string;
+                                            /**
+                                             * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                             * @example 2.00
+                                             */
+                                            percent?: string;
+                                        } | null;
+                                        discount: {
+                                            /** @description 1: a fixed value until each date (dates[].value_minor); 2: a percentage until each date (dates[].percent); 3: a value per calendar day paid ahead of the due date (value_minor); 5: a percentage per calendar day ahead (percent). The business-day modalities 4 and 6 are refused (400 invalid_request). */
+                                            modality: number;
+                                            /**
+                                             * @description A value in minor units (centavos).
+                                             * @example 500
+                                             */
+                                            value_minor?: string;
+                                            /**
+                                             * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                             * @example 2.00
+                                             */
+                                            percent?: string;
+                                            /** @description Modalities 1 and 2: up to three dates on or before due_date; paid on or before a date, the entry of the earliest date not yet passed applies (descontoDataFixa). */
+                                            dates?: {
+                                                /**
+                                                 * @description A date YYYY-MM-DD in America/Sao_Paulo.
+                                                 * @example 2026-12-10
+                                                 */
+                                                date: string;
+                                                /**
+                                                 * @description A value in minor units (centavos).
+                                                 * @example 500
+                                                 */
+                                                value_minor?: string;
+                                                /**
+                                                 * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                                 * @example 2.00
+                                                 */
+                                                percent?: string;
+                                            }[];
+                                        } | null;
+                                        /** @description The São Paulo date the amount due is computed for (the sandbox clock’s in sandbox). */
+                                        today: string;
+                                        /** @description What paying today costs: 0 once paid or expired. */
+                                        amount_due_today_minor: string;
+                                        /** @description The parts of the amount due, as the standard’s componentesValor: total = original + fine + interest − rebate − discount. */
+                                        amount_due_today: {
+                                            /** @description valor.original. */
+                                            original_minor: string;
+                                            /** @description The fine, once late. */
+                                            fine_minor: string;
+                                            /** @description Interest for the days late. */
+                                            interest_minor: string;
+                                            /** @description The rebate. */
+                                            rebate_minor: string;
+                                            /** @description The discount for paying early. */
+                                            discount_minor: string;
+                                        };
+                                        /**
+                                         * Format: uuid
+                                         * @description The party credited when it is paid.
+                                         */
+                                        party_id: string;
+                                        /** @description BRL. */
+                                        currency: string;
+                                        description: string | null;
+                                        pix_txid: string | null;
+                                        pix_qr_code: string | null;
+                                        expires_at: string | null;
+                                        completed_at: string | null;
+                                        /** Format: date-time */
+                                        created_at: string;
+                                        metadata: {
+                                            [key: string]: unknown;
+                                        };
+                                    } | null;
+                                    error: {
+                                        /** @description The error code the item would have got alone. */
+                                        error: string;
+                                        message: string;
+                                        details?: {
+                                            field: string;
+                                            issue: string;
+                                        }[];
+                                    } | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/pix/due-charges/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A PIX charge with a due date, with the amount due today
+         * @description The charge, its terms and amount_due_today_minor: what paying it today (São Paulo; the sandbox clock's day in sandbox) costs, part by part, 0 once it is paid, expired or past its last payable day. The same payment is GET /v1/{env}/payments/{id}. Errors: 404 not_found (unknown id, another workspace's or environment's, or a charge without a due date).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Act on one of your own sub-accounts (workspace-level callers only). */
+                    "x-subaccount-id"?: string;
+                };
+                path: {
+                    /** @description sandbox or live; test is an alias of sandbox */
+                    env: "sandbox" | "live" | "test";
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "id": "0b6f4c1e-2a7d-4f4e-9d7a-3c2b1a0f9e8d",
+                             *       "status": "created",
+                             *       "amount_minor": "12345",
+                             *       "due_date": "2026-12-31",
+                             *       "days_valid_after_due": 30,
+                             *       "last_payable_date": "2027-01-30",
+                             *       "debtor": {
+                             *         "name": "Francisco da Silva",
+                             *         "document": "*********25",
+                             *         "document_type": "cpf"
+                             *       },
+                             *       "fine": {
+                             *         "modality": 2,
+                             *         "percent": "2.00"
+                             *       },
+                             *       "interest": {
+                             *         "modality": 3,
+                             *         "percent": "1.00"
+                             *       },
+                             *       "rebate": null,
+                             *       "discount": {
+                             *         "modality": 1,
+                             *         "dates": [
+                             *           {
+                             *             "date": "2026-12-20",
+                             *             "value_minor": "500"
+                             *           }
+                             *         ]
+                             *       },
+                             *       "today": "2026-12-01",
+                             *       "amount_due_today_minor": "11845",
+                             *       "amount_due_today": {
+                             *         "original_minor": "12345",
+                             *         "fine_minor": "0",
+                             *         "interest_minor": "0",
+                             *         "rebate_minor": "0",
+                             *         "discount_minor": "500"
+                             *       },
+                             *       "party_id": "5d1c7a9e-0b7f-4d3e-8a61-2f4e9c0b1a23",
+                             *       "currency": "BRL",
+                             *       "description": null,
+                             *       "pix_txid": "0b6f4c1e2a7d4f4e9d7a3c2b1a0f9e8d",
+                             *       "pix_qr_code": "00020101021226...6304ABCD",
+                             *       "expires_at": "2027-01-31T03:00:00.000Z",
+                             *       "completed_at": null,
+                             *       "created_at": "2026-12-01T12:00:00.000Z",
+                             *       "metadata": {}
+                             *     }
+                             */
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description The charge’s payment id (kind pix_cash_in).
+                                 */
+                                id: string;
+                                /** @description The payment’s status: created (waiting), completed (paid), expired, refunded… */
+                                status: string;
+                                /** @description The original amount; once paid, the amount paid. */
+                                amount_minor: string;
+                                /** @description calendario.dataDeVencimento. */
+                                due_date: string;
+                                /** @description calendario.validadeAposVencimento. */
+                                days_valid_after_due: number;
+                                /** @description due_date + days_valid_after_due: the last day it can be paid. */
+                                last_payable_date: string;
+                                debtor: {
+                                    /** @description devedor.nome. */
+                                    name: string;
+                                    /** @description Masked to its last two characters. */
+                                    document: string;
+                                    /** @description cpf or cnpj. */
+                                    document_type: string;
+                                };
+                                fine: {
+                                    /** @description 1: a fixed value (value_minor); 2: a percentage of amount_minor (percent). */
+                                    modality: number;
+                                    /**
+                                     * @description A value in minor units (centavos).
+                                     * @example 500
+                                     */
+                                    value_minor?: string;
+                                    /**
+                                     * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                     * @example 2.00
+                                     */
+                                    percent?: string;
+                                } | null;
+                                interest: {
+                                    /** @description 1: a value per calendar day (value_minor); 2: percent per day; 3: percent per month (30 days); 4: percent per year (365 days). The business-day modalities 5–8 are refused (400 invalid_request). */
+                                    modality: number;
+                                    /**
+                                     * @description A value in minor units (centavos).
+                                     * @example 500
+                                     */
+                                    value_minor?: string;
+                                    /**
+                                     * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                     * @example 2.00
+                                     */
+                                    percent?: string;
+                                } | null;
+                                rebate: {
+                                    /** @description 1: a fixed value (value_minor); 2: a percentage of amount_minor (percent). */
+                                    modality: number;
+                                    /**
+                                     * @description A value in minor units (centavos).
+                                     * @example 500
+                                     */
+                                    value_minor?: string;
+                                    /**
+                                     * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                     * @example 2.00
+                                     */
+                                    percent?: string;
+                                } | null;
+                                discount: {
+                                    /** @description 1: a fixed value until each date (dates[].value_minor); 2: a percentage until each date (dates[].percent); 3: a value per calendar day paid ahead of the due date (value_minor); 5: a percentage per calendar day ahead (percent). The business-day modalities 4 and 6 are refused (400 invalid_request). */
+                                    modality: number;
+                                    /**
+                                     * @description A value in minor units (centavos).
+                                     * @example 500
+                                     */
+                                    value_minor?: string;
+                                    /**
+                                     * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                     * @example 2.00
+                                     */
+                                    percent?: string;
+                                    /** @description Modalities 1 and 2: up to three dates on or before due_date; paid on or before a date, the entry of the earliest date not yet passed applies (descontoDataFixa). */
+                                    dates?: {
+                                        /**
+                                         * @description A date YYYY-MM-DD in America/Sao_Paulo.
+                                         * @example 2026-12-10
+                                         */
+                                        date: string;
+                                        /**
+                                         * @description A value in minor units (centavos).
+                                         * @example 500
+                                         */
+                                        value_minor?: string;
+                                        /**
+                                         * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                         * @example 2.00
+                                         */
+                                        percent?: string;
+                                    }[];
+                                } | null;
+                                /** @description The São Paulo date the amount due is computed for (the sandbox clock’s in sandbox). */
+                                today: string;
+                                /** @description What paying today costs: 0 once paid or expired. */
+                                amount_due_today_minor: string;
+                                /** @description The parts of the amount due, as the standard’s componentesValor: total = original + fine + interest − rebate − discount. */
+                                amount_due_today: {
+                                    /** @description valor.original. */
+                                    original_minor: string;
+                                    /** @description The fine, once late. */
+                                    fine_minor: string;
+                                    /** @description Interest for the days late. */
+                                    interest_minor: string;
+                                    /** @description The rebate. */
+                                    rebate_minor: string;
+                                    /** @description The discount for paying early. */
+                                    discount_minor: string;
+                                };
+                                /**
+                                 * Format: uuid
+                                 * @description The party credited when it is paid.
+                                 */
+                                party_id: string;
+                                /** @description BRL. */
+                                currency: string;
+                                description: string | null;
+                                pix_txid: string | null;
+                                pix_qr_code: string | null;
+                                expires_at: string | null;
+                                completed_at: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                metadata: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/{env}/payments/{id}/refund": {
         parameters: {
             query?: never;
@@ -10493,7 +11604,7 @@ export interface paths {
                                  */
                                 status: "active" | "inactive" | "expired";
                                 slug: string;
-                                /** @description the hosted checkout page: /pay/{slug} */
+                                /** @description the hosted checkout page, absolute: PUBLIC_BASE_URL + /pay/{slug} (e.g. https://pay.example.com/pay/ab12cd34) */
                                 url: string;
                                 title: string | null;
                                 description: string | null;
@@ -10646,7 +11757,7 @@ export interface paths {
                                  */
                                 status: "active" | "inactive" | "expired";
                                 slug: string;
-                                /** @description the hosted checkout page: /pay/{slug} */
+                                /** @description the hosted checkout page, absolute: PUBLIC_BASE_URL + /pay/{slug} (e.g. https://pay.example.com/pay/ab12cd34) */
                                 url: string;
                                 title: string | null;
                                 description: string | null;
@@ -10926,7 +12037,7 @@ export interface paths {
                                  */
                                 status: "active" | "inactive" | "expired";
                                 slug: string;
-                                /** @description the hosted checkout page: /pay/{slug} */
+                                /** @description the hosted checkout page, absolute: PUBLIC_BASE_URL + /pay/{slug} (e.g. https://pay.example.com/pay/ab12cd34) */
                                 url: string;
                                 title: string | null;
                                 description: string | null;
@@ -11068,7 +12179,7 @@ export interface paths {
                                  */
                                 status: "active" | "inactive" | "expired";
                                 slug: string;
-                                /** @description the hosted checkout page: /pay/{slug} */
+                                /** @description the hosted checkout page, absolute: PUBLIC_BASE_URL + /pay/{slug} (e.g. https://pay.example.com/pay/ab12cd34) */
                                 url: string;
                                 title: string | null;
                                 description: string | null;
