@@ -4,7 +4,6 @@
  * Each helper appends its parameters to the query's and returns the SQL that ends the query.
  */
 import { Type } from 'typebox';
-import { Uuid } from './schema.ts';
 
 export interface PageRequest {
   limit?: number;
@@ -15,8 +14,20 @@ export const DEFAULT_PAGE_SIZE = 50;
 
 /** limit/cursor of a list's query string; the bounds differ per list (spec: 1..100 or 1..200). */
 export const PageQuery = (max = 100, fallback = DEFAULT_PAGE_SIZE) => ({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: max, default: fallback })),
-  cursor: Type.Optional(Uuid),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: max,
+      default: fallback,
+      description: `How many to answer, 1 to ${max}.`,
+    }),
+  ),
+  cursor: Type.Optional(
+    Type.String({
+      format: 'uuid',
+      description: 'The id of the last item of the previous page: the page after it.',
+    }),
+  ),
 });
 
 /** `AND <id before the cursor> ORDER BY id DESC LIMIT n`, for a list ordered by a UUIDv7 column. */

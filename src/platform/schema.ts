@@ -13,12 +13,21 @@ export type App = FastifyInstance<
 
 export const Uuid = Type.String({ format: 'uuid' });
 export const Timestamp = Type.String({ format: 'date-time' });
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-export const EnvironmentName = Type.Union([Type.Literal('sandbox'), Type.Literal('live')]);
+export const Nullable = <T extends TSchema>(schema: T, options: { description?: string } = {}) =>
+  Type.Union([schema, Type.Null()], options);
+export const EnvironmentName = Type.Union([Type.Literal('sandbox'), Type.Literal('live')], {
+  description: 'The environment the record belongs to: sandbox or live.',
+});
 /** Minor units on the write side (spec: ^[0-9]{1,16}$). */
-export const AmountMinor = Type.String({ pattern: '^[0-9]{1,16}$', examples: ['1050'] });
+export const AmountMinor = Type.String({
+  pattern: '^[0-9]{1,16}$',
+  examples: ['1050'],
+  description: 'The amount in minor units, as a string of digits ("1050" is R$ 10.50).',
+});
 /** Metadata as stored and answered: whatever was accepted when it was written. */
-export const Metadata = Type.Record(Type.String(), Type.Unknown());
+export const Metadata = Type.Record(Type.String(), Type.Unknown(), {
+  description: 'Your own key-value pairs, as you wrote them.',
+});
 
 /** Stripe's bounds: a caller's own key-value pairs, never a document store copied into every event. */
 export const METADATA_LIMITS = { keys: 50, keyLength: 40, valueLength: 500, valueDepth: 3 } as const;
@@ -50,7 +59,8 @@ export const EnvParams = Type.Object({
     description: 'sandbox or live; test is an alias of sandbox',
   }),
 });
-export const EnvIdParams = Type.Object({ env: EnvParams.properties.env, id: Uuid });
+const RecordId = Type.String({ format: 'uuid', description: 'The id of the record.' });
+export const EnvIdParams = Type.Object({ env: EnvParams.properties.env, id: RecordId });
 
 /** Path parameters of a sandbox-only route (a live path answers 404 before validation). */
 export const SandboxEnvParams = Type.Object({
@@ -58,7 +68,7 @@ export const SandboxEnvParams = Type.Object({
     description: 'sandbox only; test is its alias',
   }),
 });
-export const SandboxEnvIdParams = Type.Object({ env: SandboxEnvParams.properties.env, id: Uuid });
+export const SandboxEnvIdParams = Type.Object({ env: SandboxEnvParams.properties.env, id: RecordId });
 
 export const ErrorBody = Type.Object({
   error: Type.String({ description: 'The error code: branch on it, never on the message.' }),

@@ -71,10 +71,13 @@ describe('route catalogue: documentation', () => {
 /**
  * The static side of the error lists: a code a module's code throws by name (new AppError('code'),
  * notFound, forbidden, invalidRequest) is declared by at least one of its routes, or is one every
- * route answers. What the module throws only from jobs is listed in JOB_ONLY.
+ * route answers. What the module throws only for other modules' routes or jobs is listed in JOB_ONLY.
  */
 const MODULES_DIR = path.resolve(import.meta.dirname, '../../src/modules');
-const JOB_ONLY: Record<string, string[]> = {};
+const JOB_ONLY: Record<string, string[]> = {
+  // transition() refuses a move its callers (refunds, sandbox helpers, jobs) make, never its own routes.
+  payments: ['invalid_state'],
+};
 
 function thrownCodes(dir: string): Set<string> {
   const codes = new Set<string>();

@@ -1201,7 +1201,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description How many to answer, 1 to 100. */
                     limit?: number;
+                    /** @description The id of the last item of the previous page: the page after it. */
                     cursor?: string;
                 };
                 header?: never;
@@ -1225,6 +1227,7 @@ export interface paths {
                                 id: string;
                                 /** Format: uuid */
                                 workspace_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 name: string;
                                 party_id: string | null;
@@ -1319,6 +1322,7 @@ export interface paths {
                                 id: string;
                                 /** Format: uuid */
                                 workspace_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 name: string;
                                 party_id: string | null;
@@ -1402,6 +1406,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -1420,6 +1425,7 @@ export interface paths {
                                 id: string;
                                 /** Format: uuid */
                                 workspace_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 name: string;
                                 party_id: string | null;
@@ -1679,7 +1685,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description How many to answer, 1 to 100. */
                     limit?: number;
+                    /** @description The id of the last item of the previous page: the page after it. */
                     cursor?: string;
                 };
                 header?: never;
@@ -1712,6 +1720,7 @@ export interface paths {
                                 status: string;
                                 /** Format: uuid */
                                 party_id: string;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 settings: {
                                     [key: string]: unknown;
                                 };
@@ -1817,6 +1826,7 @@ export interface paths {
                                 status: string;
                                 /** Format: uuid */
                                 party_id: string;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 settings: {
                                     [key: string]: unknown;
                                 };
@@ -1889,6 +1899,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -1916,6 +1927,7 @@ export interface paths {
                                 status: string;
                                 /** Format: uuid */
                                 party_id: string;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 settings: {
                                     [key: string]: unknown;
                                 };
@@ -1986,7 +1998,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description How many to answer, 1 to 100. */
                     limit?: number;
+                    /** @description The id of the last item of the previous page: the page after it. */
                     cursor?: string;
                     /** @description display or legal name, e-mail or external_id (case- and accent-insensitive), or a CPF/CNPJ in any punctuation (exact) */
                     search?: string;
@@ -2037,6 +2051,7 @@ export interface paths {
                                 payout_asset: string | null;
                                 payout_wallet_address: string | null;
                                 payout_wallet_network: string | null;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -2177,6 +2192,7 @@ export interface paths {
                                 payout_asset: string | null;
                                 payout_wallet_address: string | null;
                                 payout_wallet_network: string | null;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -2253,6 +2269,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -2295,6 +2312,7 @@ export interface paths {
                                 payout_asset: string | null;
                                 payout_wallet_address: string | null;
                                 payout_wallet_network: string | null;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -2369,6 +2387,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -2426,6 +2445,7 @@ export interface paths {
                                 payout_asset: string | null;
                                 payout_wallet_address: string | null;
                                 payout_wallet_network: string | null;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -2494,7 +2514,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description How many to answer, 1 to 100. */
                     limit?: number;
+                    /** @description The id of the last item of the previous page: the page after it. */
                     cursor?: string;
                     party_id?: string;
                 };
@@ -2521,6 +2543,7 @@ export interface paths {
                                 workspace_id: string;
                                 /** Format: uuid */
                                 party_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * @description pending; in_review while any RFI is open; approved or rejected by compliance
@@ -2622,6 +2645,7 @@ export interface paths {
                                 workspace_id: string;
                                 /** Format: uuid */
                                 party_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * @description pending; in_review while any RFI is open; approved or rejected by compliance
@@ -2703,6 +2727,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -2723,6 +2748,7 @@ export interface paths {
                                 workspace_id: string;
                                 /** Format: uuid */
                                 party_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * @description pending; in_review while any RFI is open; approved or rejected by compliance
@@ -2802,13 +2828,16 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description How many to answer, 1 to 100. */
                     limit?: number;
+                    /** @description The id of the last item of the previous page: the page after it. */
                     cursor?: string;
                 };
                 header?: never;
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -2900,6 +2929,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -3118,6 +3148,7 @@ export interface paths {
                 path: {
                     /** @description sandbox only; test is its alias */
                     env: "sandbox" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -3144,6 +3175,7 @@ export interface paths {
                                 workspace_id: string;
                                 /** Format: uuid */
                                 party_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * @description pending; in_review while any RFI is open; approved or rejected by compliance
@@ -3230,6 +3262,7 @@ export interface paths {
                 path: {
                     /** @description sandbox only; test is its alias */
                     env: "sandbox" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -3256,6 +3289,7 @@ export interface paths {
                                 workspace_id: string;
                                 /** Format: uuid */
                                 party_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * @description pending; in_review while any RFI is open; approved or rejected by compliance
@@ -3333,7 +3367,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description How many to answer, 1 to 100. */
                     limit?: number;
+                    /** @description The id of the last item of the previous page: the page after it. */
                     cursor?: string;
                 };
                 header?: never;
@@ -3647,7 +3683,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description How many to answer, 1 to 100. */
                     limit?: number;
+                    /** @description The id of the last item of the previous page: the page after it. */
                     cursor?: string;
                     /** @description posted_at lower bound, inclusive */
                     from?: string;
@@ -3880,7 +3918,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A payment of this environment */
+        /**
+         * A payment of this environment
+         * @description One payment of any rail (PIX charge, payout, refund, crypto send or deposit, conversion) by its id, as it is now. A party-scoped key sees only its party's payments; another's is 404.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -3891,6 +3932,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -3903,14 +3945,69 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "0194f3a2-7c1e-7b3a-9d2f-4e5a6b7c8d90",
+                         *         "workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *         "party_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *         "environment": "sandbox",
+                         *         "kind": "pix_cash_in",
+                         *         "status": "completed",
+                         *         "amount_minor": "15000",
+                         *         "currency": "BRL",
+                         *         "fee_minor": "150",
+                         *         "description": "Pedido 1001",
+                         *         "provider_ref": "sandbox-7f3a9c",
+                         *         "pix_qr_code": "00020101021226830014br.gov.bcb.pix2561pix.example.com/qr/v2/7f3a9c5204000053039865406150.005802BR6304ABCD",
+                         *         "pix_tx_id": "E12345678202611260300abcdef12345",
+                         *         "pix_txid": "LASTRO7f3a9c0194f3a27c1e7b3a9d",
+                         *         "pix_key": null,
+                         *         "to_address": null,
+                         *         "from_address": null,
+                         *         "network": null,
+                         *         "tx_hash": null,
+                         *         "failure_reason": null,
+                         *         "metadata": {
+                         *           "order_id": "1001"
+                         *         },
+                         *         "idempotency_key": "order-1001",
+                         *         "counterparty": {
+                         *           "name": "Maria Silva",
+                         *           "document": "*********25"
+                         *         },
+                         *         "wallet_id": null,
+                         *         "source_currency": null,
+                         *         "target_currency": null,
+                         *         "exchange_rate": null,
+                         *         "quote_id": null,
+                         *         "related_payment_id": null,
+                         *         "expires_at": "2026-11-26T04:00:00.000Z",
+                         *         "completed_at": "2026-11-26T03:05:12.000Z",
+                         *         "failed_at": null,
+                         *         "created_at": "2026-11-26T03:00:00.000Z",
+                         *         "updated_at": "2026-11-26T03:05:12.000Z"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The payment id.
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace (or sub-account) the payment belongs to.
+                                 */
                                 workspace_id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The party whose balance the payment moves: the workspace itself or a customer.
+                                 */
                                 party_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * @description kind of operation
@@ -3922,15 +4019,18 @@ export interface paths {
                                  * @enum {unknown}
                                  */
                                 status: "created" | "processing" | "completed" | "failed" | "expired" | "refunded";
-                                /** @description integer minor units */
+                                /** @description The amount in minor units of currency, as a string ("1050" is R$ 10.50). */
                                 amount_minor: string;
+                                /** @description BRL, USDT or USDC. */
                                 currency: string;
-                                /** @description integer minor units */
+                                /** @description Our fee in minor units of currency, as a string; "0" when none. */
                                 fee_minor: string;
                                 description: string | null;
                                 provider_ref: string | null;
                                 pix_qr_code: string | null;
+                                /** @description The end-to-end id (E2E) of the settled PIX transfer; null until settled. */
                                 pix_tx_id: string | null;
+                                /** @description The txid of a PIX charge (BR Code field 62-05); null on other kinds. */
                                 pix_txid: string | null;
                                 pix_key: string | null;
                                 to_address: string | null;
@@ -3938,6 +4038,7 @@ export interface paths {
                                 network: string | null;
                                 tx_hash: string | null;
                                 failure_reason: string | null;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -3945,32 +4046,45 @@ export interface paths {
                                 counterparty: {
                                     [key: string]: unknown;
                                 } | null;
+                                /** @description The wallet of a crypto payment; null on other kinds. */
                                 wallet_id: string | null;
                                 source_currency: string | null;
                                 target_currency: string | null;
+                                /** @description Units of target currency per unit of source currency, as a decimal string, on a conversion. */
                                 exchange_rate: string | null;
+                                /** @description The RFQ quote a conversion executed. */
                                 quote_id: string | null;
+                                /** @description The payment this one answers: the charge of a refund, the cash-in of a MED return. */
                                 related_payment_id: string | null;
                                 expires_at: string | null;
                                 completed_at: string | null;
                                 failed_at: string | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment was created.
+                                 */
                                 created_at: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment last changed.
+                                 */
                                 updated_at: string;
                             };
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -3983,15 +4097,210 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -4021,16 +4330,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Payments of this environment, newest first; cursor is the id of the last payment seen */
+        /**
+         * Payments of this environment, newest first; cursor is the id of the last payment seen
+         * @description Every payment of the environment, of every rail, newest first, filtered by status, kind or party. Page with limit and cursor (the id of the last payment of the page before).
+         */
         get: {
             parameters: {
                 query?: {
+                    /** @description How many to answer, 1 to 100. */
                     limit?: number;
+                    /** @description The id of the last item of the previous page: the page after it. */
                     cursor?: string;
-                    /** @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded */
+                    /** @description Only the payments in this status. */
                     status?: "created" | "processing" | "completed" | "failed" | "expired" | "refunded";
-                    /** @description kind of operation */
+                    /** @description Only the payments of this kind. */
                     kind?: "pix_cash_in" | "pix_cash_out" | "pix_refund" | "pix_med_return" | "pix_automatic" | "crypto_send" | "crypto_deposit" | "rfq_settlement";
+                    /** @description Only the payments of this party. */
                     party_id?: string;
                 };
                 header?: {
@@ -4051,14 +4366,71 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "id": "0194f3a2-7c1e-7b3a-9d2f-4e5a6b7c8d90",
+                         *           "workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *           "party_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *           "environment": "sandbox",
+                         *           "kind": "pix_cash_in",
+                         *           "status": "completed",
+                         *           "amount_minor": "15000",
+                         *           "currency": "BRL",
+                         *           "fee_minor": "150",
+                         *           "description": "Pedido 1001",
+                         *           "provider_ref": "sandbox-7f3a9c",
+                         *           "pix_qr_code": "00020101021226830014br.gov.bcb.pix2561pix.example.com/qr/v2/7f3a9c5204000053039865406150.005802BR6304ABCD",
+                         *           "pix_tx_id": "E12345678202611260300abcdef12345",
+                         *           "pix_txid": "LASTRO7f3a9c0194f3a27c1e7b3a9d",
+                         *           "pix_key": null,
+                         *           "to_address": null,
+                         *           "from_address": null,
+                         *           "network": null,
+                         *           "tx_hash": null,
+                         *           "failure_reason": null,
+                         *           "metadata": {
+                         *             "order_id": "1001"
+                         *           },
+                         *           "idempotency_key": "order-1001",
+                         *           "counterparty": {
+                         *             "name": "Maria Silva",
+                         *             "document": "*********25"
+                         *           },
+                         *           "wallet_id": null,
+                         *           "source_currency": null,
+                         *           "target_currency": null,
+                         *           "exchange_rate": null,
+                         *           "quote_id": null,
+                         *           "related_payment_id": null,
+                         *           "expires_at": "2026-11-26T04:00:00.000Z",
+                         *           "completed_at": "2026-11-26T03:05:12.000Z",
+                         *           "failed_at": null,
+                         *           "created_at": "2026-11-26T03:00:00.000Z",
+                         *           "updated_at": "2026-11-26T03:05:12.000Z"
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The payment id.
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace (or sub-account) the payment belongs to.
+                                 */
                                 workspace_id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The party whose balance the payment moves: the workspace itself or a customer.
+                                 */
                                 party_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * @description kind of operation
@@ -4070,15 +4442,18 @@ export interface paths {
                                  * @enum {unknown}
                                  */
                                 status: "created" | "processing" | "completed" | "failed" | "expired" | "refunded";
-                                /** @description integer minor units */
+                                /** @description The amount in minor units of currency, as a string ("1050" is R$ 10.50). */
                                 amount_minor: string;
+                                /** @description BRL, USDT or USDC. */
                                 currency: string;
-                                /** @description integer minor units */
+                                /** @description Our fee in minor units of currency, as a string; "0" when none. */
                                 fee_minor: string;
                                 description: string | null;
                                 provider_ref: string | null;
                                 pix_qr_code: string | null;
+                                /** @description The end-to-end id (E2E) of the settled PIX transfer; null until settled. */
                                 pix_tx_id: string | null;
+                                /** @description The txid of a PIX charge (BR Code field 62-05); null on other kinds. */
                                 pix_txid: string | null;
                                 pix_key: string | null;
                                 to_address: string | null;
@@ -4086,6 +4461,7 @@ export interface paths {
                                 network: string | null;
                                 tx_hash: string | null;
                                 failure_reason: string | null;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -4093,32 +4469,45 @@ export interface paths {
                                 counterparty: {
                                     [key: string]: unknown;
                                 } | null;
+                                /** @description The wallet of a crypto payment; null on other kinds. */
                                 wallet_id: string | null;
                                 source_currency: string | null;
                                 target_currency: string | null;
+                                /** @description Units of target currency per unit of source currency, as a decimal string, on a conversion. */
                                 exchange_rate: string | null;
+                                /** @description The RFQ quote a conversion executed. */
                                 quote_id: string | null;
+                                /** @description The payment this one answers: the charge of a refund, the cash-in of a MED return. */
                                 related_payment_id: string | null;
                                 expires_at: string | null;
                                 completed_at: string | null;
                                 failed_at: string | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment was created.
+                                 */
                                 created_at: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment last changed.
+                                 */
                                 updated_at: string;
                             }[];
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -4131,15 +4520,561 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/reports/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Daily totals: BRL money in, money out, fees and the balance at each day’s end
+         * @description One entry per calendar day of the range in America/Sao_Paulo, oldest first, days without payments included: in_minor sums the PIX cash-ins completed that day, out_minor the PIX payouts, refunds and MED returns, fees_minor the fees of the payments completed that day, balance_minor the available BRL balance of the workspace’s parties (or of party_id; a party-scoped key: its party) at the day’s end. Amounts are strings of minor units. Errors: 400 invalid_request (a date that is not YYYY-MM-DD, to before from, more than 366 days), 403 forbidden (party_id outside a party-scoped key), 404 not_found (party_id).
+         */
+        get: {
+            parameters: {
+                query: {
+                    /**
+                     * @description first day of the report (YYYY-MM-DD, a calendar day in America/Sao_Paulo)
+                     * @example 2026-11-01
+                     */
+                    from: string;
+                    /**
+                     * @description last day included (YYYY-MM-DD, in America/Sao_Paulo); at most 366 days after from
+                     * @example 2026-11-01
+                     */
+                    to: string;
+                    /** @description only this party’s payments and balance; a party-scoped key sees only its own */
+                    party_id?: string;
+                };
+                header?: {
+                    /** @description Act on one of your own sub-accounts (workspace-level callers only). */
+                    "x-subaccount-id"?: string;
+                };
+                path: {
+                    /** @description sandbox or live; test is an alias of sandbox */
+                    env: "sandbox" | "live" | "test";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "currency": "BRL",
+                         *         "time_zone": "America/Sao_Paulo",
+                         *         "days": [
+                         *           {
+                         *             "day": "2026-11-01",
+                         *             "in_minor": "150000",
+                         *             "out_minor": "0",
+                         *             "fees_minor": "1500",
+                         *             "balance_minor": "148500"
+                         *           },
+                         *           {
+                         *             "day": "2026-11-02",
+                         *             "in_minor": "0",
+                         *             "out_minor": "50000",
+                         *             "fees_minor": "0",
+                         *             "balance_minor": "98500"
+                         *           }
+                         *         ]
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /**
+                                 * @description the currency of every amount: BRL
+                                 * @enum {string}
+                                 */
+                                currency: "BRL";
+                                /**
+                                 * @description the zone the days are counted in
+                                 * @enum {string}
+                                 */
+                                time_zone: "America/Sao_Paulo";
+                                /** @description one entry per day of the range, oldest first, days without payments included */
+                                days: {
+                                    /**
+                                     * @description the calendar day, in America/Sao_Paulo
+                                     * @example 2026-11-01
+                                     */
+                                    day: string;
+                                    /** @description money received that day: completed PIX cash-ins, in minor units as a string ("1050" is R$ 10.50) */
+                                    in_minor: string;
+                                    /** @description money paid out that day: completed PIX payouts, refunds and MED returns, in minor units as a string ("1050" is R$ 10.50) */
+                                    out_minor: string;
+                                    /** @description fees charged on the payments completed that day, in minor units as a string ("1050" is R$ 10.50) */
+                                    fees_minor: string;
+                                    /** @description the available balance at the end of the day (may be negative while a debt is owed), in minor units as a string ("1050" is R$ 10.50) */
+                                    balance_minor: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -4176,10 +5111,12 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description How many to answer, 1 to 100. */
                     limit?: number;
+                    /** @description The id of the last item of the previous page: the page after it. */
                     cursor?: string;
                     /** @description An event type */
-                    type?: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
+                    type?: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
                     /** @description Events after this event id, oldest first, instead of newest first (the feed `lastro listen` reads). Only events at least a second old are answered, so one whose transaction commits late is never skipped. Takes no cursor. */
                     after?: string;
                     /** @description With `after`: when no event is there yet, wait up to this long (at most 25000 ms) for one before answering an empty list (long polling). */
@@ -4208,9 +5145,10 @@ export interface paths {
                                  * @description An event type
                                  * @enum {unknown}
                                  */
-                                type: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
+                                type: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
                                 /** Format: date-time */
                                 created_at: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /** Format: uuid */
                                 workspace_id: string;
@@ -4289,6 +5227,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -4309,9 +5248,10 @@ export interface paths {
                                  * @description An event type
                                  * @enum {unknown}
                                  */
-                                type: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
+                                type: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
                                 /** Format: date-time */
                                 created_at: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /** Format: uuid */
                                 workspace_id: string;
@@ -4386,7 +5326,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description How many to answer, 1 to 100. */
                     limit?: number;
+                    /** @description The id of the last item of the previous page: the page after it. */
                     cursor?: string;
                 };
                 header?: never;
@@ -4410,6 +5352,7 @@ export interface paths {
                                 id: string;
                                 /** Format: uuid */
                                 workspace_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 url: string;
                                 description: string | null;
@@ -4493,7 +5436,7 @@ export interface paths {
                          */
                         url: string;
                         /** @description Event types sent to the endpoint; ["*"] (the default) is every type, present and future. */
-                        event_types?: ("payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed" | "*")[];
+                        event_types?: ("payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed" | "*")[];
                         description?: string;
                     };
                 };
@@ -4511,6 +5454,7 @@ export interface paths {
                                 id: string;
                                 /** Format: uuid */
                                 workspace_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 url: string;
                                 description: string | null;
@@ -4593,6 +5537,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -4611,6 +5556,7 @@ export interface paths {
                                 id: string;
                                 /** Format: uuid */
                                 workspace_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 url: string;
                                 description: string | null;
@@ -4680,6 +5626,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -4762,6 +5709,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -4775,7 +5723,7 @@ export interface paths {
                          */
                         url?: string;
                         /** @description Event types sent to the endpoint; ["*"] (the default) is every type, present and future. */
-                        event_types?: ("payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed" | "*")[];
+                        event_types?: ("payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed" | "*")[];
                         description?: string | null;
                         status?: "enabled" | "disabled";
                     };
@@ -4794,6 +5742,7 @@ export interface paths {
                                 id: string;
                                 /** Format: uuid */
                                 workspace_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 url: string;
                                 description: string | null;
@@ -4875,6 +5824,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -4893,6 +5843,7 @@ export interface paths {
                                 id: string;
                                 /** Format: uuid */
                                 workspace_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 url: string;
                                 description: string | null;
@@ -4971,11 +5922,13 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description How many to answer, 1 to 100. */
                     limit?: number;
+                    /** @description The id of the last item of the previous page: the page after it. */
                     cursor?: string;
                     status?: "pending" | "delivered" | "failed";
                     /** @description An event type */
-                    event_type?: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
+                    event_type?: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
                     endpoint_id?: string;
                 };
                 header?: never;
@@ -5001,6 +5954,7 @@ export interface paths {
                                 endpoint_id: string;
                                 /** Format: uuid */
                                 workspace_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /** Format: uuid */
                                 event_id: string;
@@ -5085,6 +6039,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -5105,6 +6060,7 @@ export interface paths {
                                 endpoint_id: string;
                                 /** Format: uuid */
                                 workspace_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /** Format: uuid */
                                 event_id: string;
@@ -5214,6 +6170,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -5234,6 +6191,7 @@ export interface paths {
                                 endpoint_id: string;
                                 /** Format: uuid */
                                 workspace_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /** Format: uuid */
                                 event_id: string;
@@ -5617,7 +6575,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The registered settlement key */
+        /**
+         * The registered settlement key
+         * @description The PIX key of your own company that payouts made with an API key are paid to, in this environment; 404 when none is registered.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -5636,33 +6597,66 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *         "environment": "sandbox",
+                         *         "pix_key": "tesouraria@acme.com.br",
+                         *         "pix_key_type": "email",
+                         *         "holder_name": "Acme Pagamentos Ltda",
+                         *         "holder_document": "11222333000181",
+                         *         "created_at": "2026-11-20T12:00:00.000Z",
+                         *         "updated_at": "2026-11-20T12:00:00.000Z"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace whose payouts go to this key.
+                                 */
                                 workspace_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
+                                /** @description The PIX key every payout made with an API key is paid to. */
                                 pix_key: string;
-                                /** @enum {unknown} */
+                                /**
+                                 * @description The kind of PIX key: cpf, cnpj, email, phone or evp.
+                                 * @enum {unknown}
+                                 */
                                 pix_key_type: "cpf" | "cnpj" | "email" | "phone" | "evp";
+                                /** @description The key holder's name, as the bank knows it. */
                                 holder_name: string;
+                                /** @description The holder's CPF or CNPJ, digits only. */
                                 holder_document: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the key was first registered.
+                                 */
                                 created_at: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the key was last replaced.
+                                 */
                                 updated_at: string;
                             };
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -5675,15 +6669,210 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -5698,7 +6887,10 @@ export interface paths {
                 };
             };
         };
-        /** Register the workspace's settlement PIX key: where API-key payouts of this environment go */
+        /**
+         * Register the workspace's settlement PIX key: where API-key payouts of this environment go
+         * @description Registers or replaces the settlement key of this environment: the PIX key every payout made with an API key is paid to, whatever the payout names. Dashboard session only, so a leaked API key cannot redirect payouts.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -5714,11 +6906,24 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pix_key": "tesouraria@acme.com.br",
+                     *       "holder_name": "Acme Pagamentos Ltda",
+                     *       "holder_document": "11.222.333/0001-81"
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The PIX key of your own company. */
                         pix_key: string;
-                        /** @enum {unknown} */
+                        /**
+                         * @description The kind of key; inferred from the key when left out.
+                         * @enum {unknown}
+                         */
                         pix_key_type?: "cpf" | "cnpj" | "email" | "phone" | "evp";
+                        /** @description The key holder's name. */
                         holder_name: string;
+                        /** @description The holder's CPF or CNPJ, with valid check digits; punctuation allowed. */
                         holder_document: string;
                     };
                 };
@@ -5730,33 +6935,66 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *         "environment": "sandbox",
+                         *         "pix_key": "tesouraria@acme.com.br",
+                         *         "pix_key_type": "email",
+                         *         "holder_name": "Acme Pagamentos Ltda",
+                         *         "holder_document": "11222333000181",
+                         *         "created_at": "2026-11-20T12:00:00.000Z",
+                         *         "updated_at": "2026-11-20T12:00:00.000Z"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace whose payouts go to this key.
+                                 */
                                 workspace_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
+                                /** @description The PIX key every payout made with an API key is paid to. */
                                 pix_key: string;
-                                /** @enum {unknown} */
+                                /**
+                                 * @description The kind of PIX key: cpf, cnpj, email, phone or evp.
+                                 * @enum {unknown}
+                                 */
                                 pix_key_type: "cpf" | "cnpj" | "email" | "phone" | "evp";
+                                /** @description The key holder's name, as the bank knows it. */
                                 holder_name: string;
+                                /** @description The holder's CPF or CNPJ, digits only. */
                                 holder_document: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the key was first registered.
+                                 */
                                 created_at: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the key was last replaced.
+                                 */
                                 updated_at: string;
                             };
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `invalid_pix_key`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "invalid_pix_key" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -5769,15 +7007,234 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -5793,7 +7250,10 @@ export interface paths {
             };
         };
         post?: never;
-        /** Remove the settlement key */
+        /**
+         * Remove the settlement key
+         * @description Removes the settlement key of this environment and answers it as it was; payouts with an API key are then refused (403 settlement_key_required) until a new one is registered.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -5812,33 +7272,66 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *         "environment": "sandbox",
+                         *         "pix_key": "tesouraria@acme.com.br",
+                         *         "pix_key_type": "email",
+                         *         "holder_name": "Acme Pagamentos Ltda",
+                         *         "holder_document": "11222333000181",
+                         *         "created_at": "2026-11-20T12:00:00.000Z",
+                         *         "updated_at": "2026-11-20T12:00:00.000Z"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace whose payouts go to this key.
+                                 */
                                 workspace_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
+                                /** @description The PIX key every payout made with an API key is paid to. */
                                 pix_key: string;
-                                /** @enum {unknown} */
+                                /**
+                                 * @description The kind of PIX key: cpf, cnpj, email, phone or evp.
+                                 * @enum {unknown}
+                                 */
                                 pix_key_type: "cpf" | "cnpj" | "email" | "phone" | "evp";
+                                /** @description The key holder's name, as the bank knows it. */
                                 holder_name: string;
+                                /** @description The holder's CPF or CNPJ, digits only. */
                                 holder_document: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the key was first registered.
+                                 */
                                 created_at: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the key was last replaced.
+                                 */
                                 updated_at: string;
                             };
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -5851,15 +7344,210 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -5909,23 +7597,54 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "amount_minor": "2500",
+                     *       "pix_key": "52998224725",
+                     *       "description": "Saque 42",
+                     *       "metadata": {
+                     *         "withdrawal_id": "42"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        /** @example 1050 */
+                        /**
+                         * @description The amount in minor units, as a string of digits ("1050" is R$ 10.50).
+                         * @example 1050
+                         */
                         amount_minor: string;
-                        /** @default BRL */
+                        /**
+                         * @description BRL, the only currency PIX moves.
+                         * @default BRL
+                         */
                         currency?: string;
                         /** @description Required. Must be a well-formed PIX key (CPF or CNPJ with valid check digits, e-mail, +55 phone or lower-case EVP), else 400 invalid_pix_key, whoever sends it. With a dashboard session it is the destination; with an API key the payout goes to the workspace's registered settlement key, whatever this says, and the payment's pix_key shows the settlement key. */
                         pix_key?: string;
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @description Reserved: the payout account to pay to, instead of pix_key.
+                         */
                         payout_account_id?: string;
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @description The party whose balance pays; the workspace's own when left out.
+                         */
                         party_id?: string;
+                        /** @description Your text about the payout, sent with the transfer. */
                         description?: string;
+                        /** @description The receiver's name, checked against the key's holder. */
                         receiver_name?: string;
+                        /** @description The receiver's CPF or CNPJ. */
                         receiver_document?: string;
-                        /** @enum {unknown} */
+                        /**
+                         * @description The kind of key; inferred from the key when left out.
+                         * @enum {unknown}
+                         */
                         pix_key_type?: "cpf" | "cnpj" | "email" | "phone" | "evp";
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @description Reserved: an approval of this payout.
+                         */
                         approval_id?: string;
                         /** @description Your own key-value pairs: at most 50 keys of 1 to 40 characters; a value is a string of at most 500 characters, or a number, boolean, null, array or object of at most 500 characters as JSON, nesting at most 3 levels. */
                         metadata?: {
@@ -5941,14 +7660,69 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "0194f3a2-7c1e-7b3a-9d2f-4e5a6b7c8d90",
+                         *         "workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *         "party_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *         "environment": "sandbox",
+                         *         "kind": "pix_cash_out",
+                         *         "status": "processing",
+                         *         "amount_minor": "2500",
+                         *         "currency": "BRL",
+                         *         "fee_minor": "100",
+                         *         "description": "Saque 42",
+                         *         "provider_ref": "sandbox-7f3a9c",
+                         *         "pix_qr_code": null,
+                         *         "pix_tx_id": null,
+                         *         "pix_txid": null,
+                         *         "pix_key": "tesouraria@acme.com.br",
+                         *         "to_address": null,
+                         *         "from_address": null,
+                         *         "network": null,
+                         *         "tx_hash": null,
+                         *         "failure_reason": null,
+                         *         "metadata": {
+                         *           "withdrawal_id": "42"
+                         *         },
+                         *         "idempotency_key": "withdrawal-42",
+                         *         "counterparty": {
+                         *           "name": "Acme Pagamentos Ltda",
+                         *           "document": "************81"
+                         *         },
+                         *         "wallet_id": null,
+                         *         "source_currency": null,
+                         *         "target_currency": null,
+                         *         "exchange_rate": null,
+                         *         "quote_id": null,
+                         *         "related_payment_id": null,
+                         *         "expires_at": null,
+                         *         "completed_at": null,
+                         *         "failed_at": null,
+                         *         "created_at": "2026-11-26T03:00:00.000Z",
+                         *         "updated_at": "2026-11-26T03:05:12.000Z"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The payment id.
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace (or sub-account) the payment belongs to.
+                                 */
                                 workspace_id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The party whose balance the payment moves: the workspace itself or a customer.
+                                 */
                                 party_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * @description kind of operation
@@ -5960,15 +7734,18 @@ export interface paths {
                                  * @enum {unknown}
                                  */
                                 status: "created" | "processing" | "completed" | "failed" | "expired" | "refunded";
-                                /** @description integer minor units */
+                                /** @description The amount in minor units of currency, as a string ("1050" is R$ 10.50). */
                                 amount_minor: string;
+                                /** @description BRL, USDT or USDC. */
                                 currency: string;
-                                /** @description integer minor units */
+                                /** @description Our fee in minor units of currency, as a string; "0" when none. */
                                 fee_minor: string;
                                 description: string | null;
                                 provider_ref: string | null;
                                 pix_qr_code: string | null;
+                                /** @description The end-to-end id (E2E) of the settled PIX transfer; null until settled. */
                                 pix_tx_id: string | null;
+                                /** @description The txid of a PIX charge (BR Code field 62-05); null on other kinds. */
                                 pix_txid: string | null;
                                 pix_key: string | null;
                                 to_address: string | null;
@@ -5976,6 +7753,7 @@ export interface paths {
                                 network: string | null;
                                 tx_hash: string | null;
                                 failure_reason: string | null;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -5983,32 +7761,45 @@ export interface paths {
                                 counterparty: {
                                     [key: string]: unknown;
                                 } | null;
+                                /** @description The wallet of a crypto payment; null on other kinds. */
                                 wallet_id: string | null;
                                 source_currency: string | null;
                                 target_currency: string | null;
+                                /** @description Units of target currency per unit of source currency, as a decimal string, on a conversion. */
                                 exchange_rate: string | null;
+                                /** @description The RFQ quote a conversion executed. */
                                 quote_id: string | null;
+                                /** @description The payment this one answers: the charge of a refund, the cash-in of a MED return. */
                                 related_payment_id: string | null;
                                 expires_at: string | null;
                                 completed_at: string | null;
                                 failed_at: string | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment was created.
+                                 */
                                 created_at: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment last changed.
+                                 */
                                 updated_at: string;
                             };
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `invalid_amount`, `pix_key_required`, `invalid_pix_key`, `unsupported_currency`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "invalid_amount" | "pix_key_required" | "invalid_pix_key" | "unsupported_currency" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -6021,15 +7812,258 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden`, `settlement_key_required`, `kyc_not_approved` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden" | "settlement_key_required" | "kyc_not_approved";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `insufficient_balance` (see the errors guide, /docs/guides/errors) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "insufficient_balance";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `provider_unavailable`, `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "provider_unavailable" | "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -6059,7 +8093,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a PIX charge (cash-in): a BR Code the payer pays; the net amount is credited when paid */
+        /**
+         * Create a PIX charge (cash-in): a BR Code the payer pays; the net amount is credited when paid
+         * @description Creates a PIX charge: a BR Code (pix_qr_code, also as an image at /payments/{id}/qr.png) the payer pays from any bank app before expires_at. When paid, the amount less the cash-in fee is credited to the party and payment.completed is sent. Amounts are strings of minor units.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -6077,17 +8114,46 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "amount_minor": "15000",
+                     *       "description": "Pedido 1001",
+                     *       "expires_in_seconds": 3600,
+                     *       "payer": {
+                     *         "name": "Maria Silva",
+                     *         "document": "529.982.247-25"
+                     *       },
+                     *       "metadata": {
+                     *         "order_id": "1001"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        /** @example 1050 */
+                        /**
+                         * @description The amount in minor units, as a string of digits ("1050" is R$ 10.50).
+                         * @example 1050
+                         */
                         amount_minor: string;
-                        /** @default BRL */
+                        /**
+                         * @description BRL, the only currency PIX moves.
+                         * @default BRL
+                         */
                         currency?: string;
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @description The party credited when paid; the workspace's own when left out.
+                         */
                         party_id?: string;
+                        /** @description Shown to the payer in their bank app. */
                         description?: string;
-                        /** @default 86400 */
+                        /**
+                         * @description Seconds until an unpaid charge expires: 60 to 604800 (7 days).
+                         * @default 86400
+                         */
                         expires_in_seconds?: number;
+                        /** @description Who is expected to pay; the bank checks it when given. */
                         payer?: {
+                            /** @description The payer's name. */
                             name: string;
                             /** @description CPF or CNPJ with valid check digits, any punctuation. Answered, listed, evented and sent by webhooks only masked to its last two characters (counterparty.document). */
                             document: string;
@@ -6106,14 +8172,66 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "0194f3a2-7c1e-7b3a-9d2f-4e5a6b7c8d90",
+                         *         "workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *         "party_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *         "environment": "sandbox",
+                         *         "kind": "pix_cash_in",
+                         *         "status": "created",
+                         *         "amount_minor": "15000",
+                         *         "currency": "BRL",
+                         *         "fee_minor": "150",
+                         *         "description": "Pedido 1001",
+                         *         "provider_ref": "sandbox-7f3a9c",
+                         *         "pix_qr_code": "00020101021226830014br.gov.bcb.pix2561pix.example.com/qr/v2/7f3a9c5204000053039865406150.005802BR6304ABCD",
+                         *         "pix_tx_id": null,
+                         *         "pix_txid": "LASTRO7f3a9c0194f3a27c1e7b3a9d",
+                         *         "pix_key": null,
+                         *         "to_address": null,
+                         *         "from_address": null,
+                         *         "network": null,
+                         *         "tx_hash": null,
+                         *         "failure_reason": null,
+                         *         "metadata": {
+                         *           "order_id": "1001"
+                         *         },
+                         *         "idempotency_key": "order-1001",
+                         *         "counterparty": null,
+                         *         "wallet_id": null,
+                         *         "source_currency": null,
+                         *         "target_currency": null,
+                         *         "exchange_rate": null,
+                         *         "quote_id": null,
+                         *         "related_payment_id": null,
+                         *         "expires_at": "2026-11-26T04:00:00.000Z",
+                         *         "completed_at": null,
+                         *         "failed_at": null,
+                         *         "created_at": "2026-11-26T03:00:00.000Z",
+                         *         "updated_at": "2026-11-26T03:00:00.000Z"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The payment id.
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace (or sub-account) the payment belongs to.
+                                 */
                                 workspace_id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The party whose balance the payment moves: the workspace itself or a customer.
+                                 */
                                 party_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * @description kind of operation
@@ -6125,15 +8243,18 @@ export interface paths {
                                  * @enum {unknown}
                                  */
                                 status: "created" | "processing" | "completed" | "failed" | "expired" | "refunded";
-                                /** @description integer minor units */
+                                /** @description The amount in minor units of currency, as a string ("1050" is R$ 10.50). */
                                 amount_minor: string;
+                                /** @description BRL, USDT or USDC. */
                                 currency: string;
-                                /** @description integer minor units */
+                                /** @description Our fee in minor units of currency, as a string; "0" when none. */
                                 fee_minor: string;
                                 description: string | null;
                                 provider_ref: string | null;
                                 pix_qr_code: string | null;
+                                /** @description The end-to-end id (E2E) of the settled PIX transfer; null until settled. */
                                 pix_tx_id: string | null;
+                                /** @description The txid of a PIX charge (BR Code field 62-05); null on other kinds. */
                                 pix_txid: string | null;
                                 pix_key: string | null;
                                 to_address: string | null;
@@ -6141,6 +8262,7 @@ export interface paths {
                                 network: string | null;
                                 tx_hash: string | null;
                                 failure_reason: string | null;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -6148,32 +8270,45 @@ export interface paths {
                                 counterparty: {
                                     [key: string]: unknown;
                                 } | null;
+                                /** @description The wallet of a crypto payment; null on other kinds. */
                                 wallet_id: string | null;
                                 source_currency: string | null;
                                 target_currency: string | null;
+                                /** @description Units of target currency per unit of source currency, as a decimal string, on a conversion. */
                                 exchange_rate: string | null;
+                                /** @description The RFQ quote a conversion executed. */
                                 quote_id: string | null;
+                                /** @description The payment this one answers: the charge of a refund, the cash-in of a MED return. */
                                 related_payment_id: string | null;
                                 expires_at: string | null;
                                 completed_at: string | null;
                                 failed_at: string | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment was created.
+                                 */
                                 created_at: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment last changed.
+                                 */
                                 updated_at: string;
                             };
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `invalid_amount`, `unsupported_currency`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "invalid_amount" | "unsupported_currency" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -6186,15 +8321,234 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden`, `kyc_not_approved` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden" | "kyc_not_approved";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `provider_unavailable`, `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "provider_unavailable" | "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -7074,6 +9428,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -7335,7 +9690,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Refund all or part of a completed PIX cash-in (within 90 days, never more than received) */
+        /**
+         * Refund all or part of a completed PIX cash-in (within 90 days, never more than received)
+         * @description Returns all or part of a completed PIX cash-in to its payer, within 90 days and never more than was received less earlier refunds. The amount is debited from the party's available balance at once; the refund is a payment of kind pix_refund whose related_payment_id is the charge.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -7348,15 +9706,26 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "amount_minor": "5000",
+                     *       "description": "Item devolvido"
+                     *     }
+                     */
                     "application/json": {
-                        /** @example 1050 */
+                        /**
+                         * @description How much to return, in minor units; the whole remainder when left out.
+                         * @example 1050
+                         */
                         amount_minor?: string;
+                        /** @description Your text about the refund, sent with the transfer. */
                         description?: string;
                     };
                 };
@@ -7368,14 +9737,67 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "0194f3b0-2d4e-7f60-8a1b-2c3d4e5f6a7b",
+                         *         "workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *         "party_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *         "environment": "sandbox",
+                         *         "kind": "pix_refund",
+                         *         "status": "processing",
+                         *         "amount_minor": "5000",
+                         *         "currency": "BRL",
+                         *         "fee_minor": "0",
+                         *         "description": "Item devolvido",
+                         *         "provider_ref": "sandbox-7f3a9c",
+                         *         "pix_qr_code": null,
+                         *         "pix_tx_id": null,
+                         *         "pix_txid": null,
+                         *         "pix_key": null,
+                         *         "to_address": null,
+                         *         "from_address": null,
+                         *         "network": null,
+                         *         "tx_hash": null,
+                         *         "failure_reason": null,
+                         *         "metadata": {},
+                         *         "idempotency_key": null,
+                         *         "counterparty": {
+                         *           "name": "Maria Silva",
+                         *           "document": "*********25"
+                         *         },
+                         *         "wallet_id": null,
+                         *         "source_currency": null,
+                         *         "target_currency": null,
+                         *         "exchange_rate": null,
+                         *         "quote_id": null,
+                         *         "related_payment_id": "0194f3a2-7c1e-7b3a-9d2f-4e5a6b7c8d90",
+                         *         "expires_at": null,
+                         *         "completed_at": null,
+                         *         "failed_at": null,
+                         *         "created_at": "2026-11-26T03:00:00.000Z",
+                         *         "updated_at": "2026-11-26T03:05:12.000Z"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The payment id.
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace (or sub-account) the payment belongs to.
+                                 */
                                 workspace_id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The party whose balance the payment moves: the workspace itself or a customer.
+                                 */
                                 party_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * @description kind of operation
@@ -7387,15 +9809,18 @@ export interface paths {
                                  * @enum {unknown}
                                  */
                                 status: "created" | "processing" | "completed" | "failed" | "expired" | "refunded";
-                                /** @description integer minor units */
+                                /** @description The amount in minor units of currency, as a string ("1050" is R$ 10.50). */
                                 amount_minor: string;
+                                /** @description BRL, USDT or USDC. */
                                 currency: string;
-                                /** @description integer minor units */
+                                /** @description Our fee in minor units of currency, as a string; "0" when none. */
                                 fee_minor: string;
                                 description: string | null;
                                 provider_ref: string | null;
                                 pix_qr_code: string | null;
+                                /** @description The end-to-end id (E2E) of the settled PIX transfer; null until settled. */
                                 pix_tx_id: string | null;
+                                /** @description The txid of a PIX charge (BR Code field 62-05); null on other kinds. */
                                 pix_txid: string | null;
                                 pix_key: string | null;
                                 to_address: string | null;
@@ -7403,6 +9828,7 @@ export interface paths {
                                 network: string | null;
                                 tx_hash: string | null;
                                 failure_reason: string | null;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -7410,32 +9836,45 @@ export interface paths {
                                 counterparty: {
                                     [key: string]: unknown;
                                 } | null;
+                                /** @description The wallet of a crypto payment; null on other kinds. */
                                 wallet_id: string | null;
                                 source_currency: string | null;
                                 target_currency: string | null;
+                                /** @description Units of target currency per unit of source currency, as a decimal string, on a conversion. */
                                 exchange_rate: string | null;
+                                /** @description The RFQ quote a conversion executed. */
                                 quote_id: string | null;
+                                /** @description The payment this one answers: the charge of a refund, the cash-in of a MED return. */
                                 related_payment_id: string | null;
                                 expires_at: string | null;
                                 completed_at: string | null;
                                 failed_at: string | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment was created.
+                                 */
                                 created_at: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment last changed.
+                                 */
                                 updated_at: string;
                             };
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `invalid_amount`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "invalid_amount" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -7448,15 +9887,258 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `insufficient_balance`, `invalid_state` (see the errors guide, /docs/guides/errors) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "insufficient_balance" | "invalid_state";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `provider_unavailable`, `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "provider_unavailable" | "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -7495,6 +10177,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -7580,6 +10263,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -7656,7 +10340,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sandbox only: a PIX payment received and settled at once, credited to the party */
+        /**
+         * Sandbox only: a PIX payment received and settled at once, credited to the party
+         * @description Sandbox only: plays a payer sending a PIX that settles at once. The amount less the cash-in fee is credited to the party (the workspace's own when party_id is left out) and payment.completed is sent.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -7674,12 +10361,29 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "amount_minor": "10000",
+                     *       "payer": {
+                     *         "name": "Maria Silva",
+                     *         "document": "52998224725"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
-                        /** @example 1050 */
+                        /**
+                         * @description The amount in minor units, as a string of digits ("1050" is R$ 10.50).
+                         * @example 1050
+                         */
                         amount_minor: string;
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @description The party credited; the workspace's own when left out.
+                         */
                         party_id?: string;
+                        /** @description Who paid, as their bank would tell. */
                         payer?: {
+                            /** @description The payer's name. */
                             name?: string;
                             /** @description CPF or CNPJ. Answered, listed, evented and sent by webhooks only masked to its last two characters (counterparty.document). */
                             document?: string;
@@ -7694,14 +10398,67 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "0194f3a2-7c1e-7b3a-9d2f-4e5a6b7c8d90",
+                         *         "workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *         "party_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *         "environment": "sandbox",
+                         *         "kind": "pix_cash_in",
+                         *         "status": "completed",
+                         *         "amount_minor": "10000",
+                         *         "currency": "BRL",
+                         *         "fee_minor": "100",
+                         *         "description": null,
+                         *         "provider_ref": "sandbox-7f3a9c",
+                         *         "pix_qr_code": null,
+                         *         "pix_tx_id": "E12345678202611260300abcdef12345",
+                         *         "pix_txid": null,
+                         *         "pix_key": null,
+                         *         "to_address": null,
+                         *         "from_address": null,
+                         *         "network": null,
+                         *         "tx_hash": null,
+                         *         "failure_reason": null,
+                         *         "metadata": {},
+                         *         "idempotency_key": null,
+                         *         "counterparty": {
+                         *           "name": "Maria Silva",
+                         *           "document": "*********25"
+                         *         },
+                         *         "wallet_id": null,
+                         *         "source_currency": null,
+                         *         "target_currency": null,
+                         *         "exchange_rate": null,
+                         *         "quote_id": null,
+                         *         "related_payment_id": null,
+                         *         "expires_at": null,
+                         *         "completed_at": "2026-11-26T03:05:12.000Z",
+                         *         "failed_at": null,
+                         *         "created_at": "2026-11-26T03:00:00.000Z",
+                         *         "updated_at": "2026-11-26T03:05:12.000Z"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The payment id.
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace (or sub-account) the payment belongs to.
+                                 */
                                 workspace_id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The party whose balance the payment moves: the workspace itself or a customer.
+                                 */
                                 party_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * @description kind of operation
@@ -7713,15 +10470,18 @@ export interface paths {
                                  * @enum {unknown}
                                  */
                                 status: "created" | "processing" | "completed" | "failed" | "expired" | "refunded";
-                                /** @description integer minor units */
+                                /** @description The amount in minor units of currency, as a string ("1050" is R$ 10.50). */
                                 amount_minor: string;
+                                /** @description BRL, USDT or USDC. */
                                 currency: string;
-                                /** @description integer minor units */
+                                /** @description Our fee in minor units of currency, as a string; "0" when none. */
                                 fee_minor: string;
                                 description: string | null;
                                 provider_ref: string | null;
                                 pix_qr_code: string | null;
+                                /** @description The end-to-end id (E2E) of the settled PIX transfer; null until settled. */
                                 pix_tx_id: string | null;
+                                /** @description The txid of a PIX charge (BR Code field 62-05); null on other kinds. */
                                 pix_txid: string | null;
                                 pix_key: string | null;
                                 to_address: string | null;
@@ -7729,6 +10489,7 @@ export interface paths {
                                 network: string | null;
                                 tx_hash: string | null;
                                 failure_reason: string | null;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -7736,32 +10497,45 @@ export interface paths {
                                 counterparty: {
                                     [key: string]: unknown;
                                 } | null;
+                                /** @description The wallet of a crypto payment; null on other kinds. */
                                 wallet_id: string | null;
                                 source_currency: string | null;
                                 target_currency: string | null;
+                                /** @description Units of target currency per unit of source currency, as a decimal string, on a conversion. */
                                 exchange_rate: string | null;
+                                /** @description The RFQ quote a conversion executed. */
                                 quote_id: string | null;
+                                /** @description The payment this one answers: the charge of a refund, the cash-in of a MED return. */
                                 related_payment_id: string | null;
                                 expires_at: string | null;
                                 completed_at: string | null;
                                 failed_at: string | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment was created.
+                                 */
                                 created_at: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment last changed.
+                                 */
                                 updated_at: string;
                             };
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `invalid_amount`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "invalid_amount" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -7774,15 +10548,234 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden`, `kyc_not_approved` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden" | "kyc_not_approved";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -7825,6 +10818,7 @@ export interface paths {
                 path: {
                     /** @description sandbox only; test is its alias */
                     env: "sandbox" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -7839,12 +10833,22 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The payment id.
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace (or sub-account) the payment belongs to.
+                                 */
                                 workspace_id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The party whose balance the payment moves: the workspace itself or a customer.
+                                 */
                                 party_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * @description kind of operation
@@ -7856,15 +10860,18 @@ export interface paths {
                                  * @enum {unknown}
                                  */
                                 status: "created" | "processing" | "completed" | "failed" | "expired" | "refunded";
-                                /** @description integer minor units */
+                                /** @description The amount in minor units of currency, as a string ("1050" is R$ 10.50). */
                                 amount_minor: string;
+                                /** @description BRL, USDT or USDC. */
                                 currency: string;
-                                /** @description integer minor units */
+                                /** @description Our fee in minor units of currency, as a string; "0" when none. */
                                 fee_minor: string;
                                 description: string | null;
                                 provider_ref: string | null;
                                 pix_qr_code: string | null;
+                                /** @description The end-to-end id (E2E) of the settled PIX transfer; null until settled. */
                                 pix_tx_id: string | null;
+                                /** @description The txid of a PIX charge (BR Code field 62-05); null on other kinds. */
                                 pix_txid: string | null;
                                 pix_key: string | null;
                                 to_address: string | null;
@@ -7872,6 +10879,7 @@ export interface paths {
                                 network: string | null;
                                 tx_hash: string | null;
                                 failure_reason: string | null;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -7879,18 +10887,28 @@ export interface paths {
                                 counterparty: {
                                     [key: string]: unknown;
                                 } | null;
+                                /** @description The wallet of a crypto payment; null on other kinds. */
                                 wallet_id: string | null;
                                 source_currency: string | null;
                                 target_currency: string | null;
+                                /** @description Units of target currency per unit of source currency, as a decimal string, on a conversion. */
                                 exchange_rate: string | null;
+                                /** @description The RFQ quote a conversion executed. */
                                 quote_id: string | null;
+                                /** @description The payment this one answers: the charge of a refund, the cash-in of a MED return. */
                                 related_payment_id: string | null;
                                 expires_at: string | null;
                                 completed_at: string | null;
                                 failed_at: string | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment was created.
+                                 */
                                 created_at: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment last changed.
+                                 */
                                 updated_at: string;
                             };
                         };
@@ -7968,6 +10986,7 @@ export interface paths {
                 path: {
                     /** @description sandbox only; test is its alias */
                     env: "sandbox" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -7982,12 +11001,22 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The payment id.
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace (or sub-account) the payment belongs to.
+                                 */
                                 workspace_id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The party whose balance the payment moves: the workspace itself or a customer.
+                                 */
                                 party_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * @description kind of operation
@@ -7999,15 +11028,18 @@ export interface paths {
                                  * @enum {unknown}
                                  */
                                 status: "created" | "processing" | "completed" | "failed" | "expired" | "refunded";
-                                /** @description integer minor units */
+                                /** @description The amount in minor units of currency, as a string ("1050" is R$ 10.50). */
                                 amount_minor: string;
+                                /** @description BRL, USDT or USDC. */
                                 currency: string;
-                                /** @description integer minor units */
+                                /** @description Our fee in minor units of currency, as a string; "0" when none. */
                                 fee_minor: string;
                                 description: string | null;
                                 provider_ref: string | null;
                                 pix_qr_code: string | null;
+                                /** @description The end-to-end id (E2E) of the settled PIX transfer; null until settled. */
                                 pix_tx_id: string | null;
+                                /** @description The txid of a PIX charge (BR Code field 62-05); null on other kinds. */
                                 pix_txid: string | null;
                                 pix_key: string | null;
                                 to_address: string | null;
@@ -8015,6 +11047,7 @@ export interface paths {
                                 network: string | null;
                                 tx_hash: string | null;
                                 failure_reason: string | null;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -8022,18 +11055,28 @@ export interface paths {
                                 counterparty: {
                                     [key: string]: unknown;
                                 } | null;
+                                /** @description The wallet of a crypto payment; null on other kinds. */
                                 wallet_id: string | null;
                                 source_currency: string | null;
                                 target_currency: string | null;
+                                /** @description Units of target currency per unit of source currency, as a decimal string, on a conversion. */
                                 exchange_rate: string | null;
+                                /** @description The RFQ quote a conversion executed. */
                                 quote_id: string | null;
+                                /** @description The payment this one answers: the charge of a refund, the cash-in of a MED return. */
                                 related_payment_id: string | null;
                                 expires_at: string | null;
                                 completed_at: string | null;
                                 failed_at: string | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment was created.
+                                 */
                                 created_at: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment last changed.
+                                 */
                                 updated_at: string;
                             };
                         };
@@ -8111,6 +11154,7 @@ export interface paths {
                 path: {
                     /** @description sandbox only; test is its alias */
                     env: "sandbox" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -8131,12 +11175,22 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The payment id.
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace (or sub-account) the payment belongs to.
+                                 */
                                 workspace_id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The party whose balance the payment moves: the workspace itself or a customer.
+                                 */
                                 party_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * @description kind of operation
@@ -8148,15 +11202,18 @@ export interface paths {
                                  * @enum {unknown}
                                  */
                                 status: "created" | "processing" | "completed" | "failed" | "expired" | "refunded";
-                                /** @description integer minor units */
+                                /** @description The amount in minor units of currency, as a string ("1050" is R$ 10.50). */
                                 amount_minor: string;
+                                /** @description BRL, USDT or USDC. */
                                 currency: string;
-                                /** @description integer minor units */
+                                /** @description Our fee in minor units of currency, as a string; "0" when none. */
                                 fee_minor: string;
                                 description: string | null;
                                 provider_ref: string | null;
                                 pix_qr_code: string | null;
+                                /** @description The end-to-end id (E2E) of the settled PIX transfer; null until settled. */
                                 pix_tx_id: string | null;
+                                /** @description The txid of a PIX charge (BR Code field 62-05); null on other kinds. */
                                 pix_txid: string | null;
                                 pix_key: string | null;
                                 to_address: string | null;
@@ -8164,6 +11221,7 @@ export interface paths {
                                 network: string | null;
                                 tx_hash: string | null;
                                 failure_reason: string | null;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -8171,18 +11229,28 @@ export interface paths {
                                 counterparty: {
                                     [key: string]: unknown;
                                 } | null;
+                                /** @description The wallet of a crypto payment; null on other kinds. */
                                 wallet_id: string | null;
                                 source_currency: string | null;
                                 target_currency: string | null;
+                                /** @description Units of target currency per unit of source currency, as a decimal string, on a conversion. */
                                 exchange_rate: string | null;
+                                /** @description The RFQ quote a conversion executed. */
                                 quote_id: string | null;
+                                /** @description The payment this one answers: the charge of a refund, the cash-in of a MED return. */
                                 related_payment_id: string | null;
                                 expires_at: string | null;
                                 completed_at: string | null;
                                 failed_at: string | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment was created.
+                                 */
                                 created_at: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment last changed.
+                                 */
                                 updated_at: string;
                             };
                         };
@@ -8260,6 +11328,7 @@ export interface paths {
                 path: {
                     /** @description sandbox only; test is its alias */
                     env: "sandbox" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -8274,12 +11343,22 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The payment id.
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace (or sub-account) the payment belongs to.
+                                 */
                                 workspace_id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The party whose balance the payment moves: the workspace itself or a customer.
+                                 */
                                 party_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * @description kind of operation
@@ -8291,15 +11370,18 @@ export interface paths {
                                  * @enum {unknown}
                                  */
                                 status: "created" | "processing" | "completed" | "failed" | "expired" | "refunded";
-                                /** @description integer minor units */
+                                /** @description The amount in minor units of currency, as a string ("1050" is R$ 10.50). */
                                 amount_minor: string;
+                                /** @description BRL, USDT or USDC. */
                                 currency: string;
-                                /** @description integer minor units */
+                                /** @description Our fee in minor units of currency, as a string; "0" when none. */
                                 fee_minor: string;
                                 description: string | null;
                                 provider_ref: string | null;
                                 pix_qr_code: string | null;
+                                /** @description The end-to-end id (E2E) of the settled PIX transfer; null until settled. */
                                 pix_tx_id: string | null;
+                                /** @description The txid of a PIX charge (BR Code field 62-05); null on other kinds. */
                                 pix_txid: string | null;
                                 pix_key: string | null;
                                 to_address: string | null;
@@ -8307,6 +11389,7 @@ export interface paths {
                                 network: string | null;
                                 tx_hash: string | null;
                                 failure_reason: string | null;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -8314,18 +11397,28 @@ export interface paths {
                                 counterparty: {
                                     [key: string]: unknown;
                                 } | null;
+                                /** @description The wallet of a crypto payment; null on other kinds. */
                                 wallet_id: string | null;
                                 source_currency: string | null;
                                 target_currency: string | null;
+                                /** @description Units of target currency per unit of source currency, as a decimal string, on a conversion. */
                                 exchange_rate: string | null;
+                                /** @description The RFQ quote a conversion executed. */
                                 quote_id: string | null;
+                                /** @description The payment this one answers: the charge of a refund, the cash-in of a MED return. */
                                 related_payment_id: string | null;
                                 expires_at: string | null;
                                 completed_at: string | null;
                                 failed_at: string | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment was created.
+                                 */
                                 created_at: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment last changed.
+                                 */
                                 updated_at: string;
                             };
                         };
@@ -8403,6 +11496,7 @@ export interface paths {
                 path: {
                     /** @description sandbox only; test is its alias */
                     env: "sandbox" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -8410,7 +11504,10 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @example 1050 */
+                        /**
+                         * @description How much the PSP returns, in minor units; the whole cash-in when left out.
+                         * @example 1050
+                         */
                         amount_minor?: string;
                         /**
                          * @description why the PSP returned it (API Pix Devolucao.natureza); MED_FRAUDE when left out
@@ -8429,12 +11526,22 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The payment id.
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace (or sub-account) the payment belongs to.
+                                 */
                                 workspace_id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The party whose balance the payment moves: the workspace itself or a customer.
+                                 */
                                 party_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * @description kind of operation
@@ -8446,15 +11553,18 @@ export interface paths {
                                  * @enum {unknown}
                                  */
                                 status: "created" | "processing" | "completed" | "failed" | "expired" | "refunded";
-                                /** @description integer minor units */
+                                /** @description The amount in minor units of currency, as a string ("1050" is R$ 10.50). */
                                 amount_minor: string;
+                                /** @description BRL, USDT or USDC. */
                                 currency: string;
-                                /** @description integer minor units */
+                                /** @description Our fee in minor units of currency, as a string; "0" when none. */
                                 fee_minor: string;
                                 description: string | null;
                                 provider_ref: string | null;
                                 pix_qr_code: string | null;
+                                /** @description The end-to-end id (E2E) of the settled PIX transfer; null until settled. */
                                 pix_tx_id: string | null;
+                                /** @description The txid of a PIX charge (BR Code field 62-05); null on other kinds. */
                                 pix_txid: string | null;
                                 pix_key: string | null;
                                 to_address: string | null;
@@ -8462,6 +11572,7 @@ export interface paths {
                                 network: string | null;
                                 tx_hash: string | null;
                                 failure_reason: string | null;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -8469,18 +11580,28 @@ export interface paths {
                                 counterparty: {
                                     [key: string]: unknown;
                                 } | null;
+                                /** @description The wallet of a crypto payment; null on other kinds. */
                                 wallet_id: string | null;
                                 source_currency: string | null;
                                 target_currency: string | null;
+                                /** @description Units of target currency per unit of source currency, as a decimal string, on a conversion. */
                                 exchange_rate: string | null;
+                                /** @description The RFQ quote a conversion executed. */
                                 quote_id: string | null;
+                                /** @description The payment this one answers: the charge of a refund, the cash-in of a MED return. */
                                 related_payment_id: string | null;
                                 expires_at: string | null;
                                 completed_at: string | null;
                                 failed_at: string | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment was created.
+                                 */
                                 created_at: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment last changed.
+                                 */
                                 updated_at: string;
                             };
                         };
@@ -8563,8 +11684,17 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "amount_minor": "4200",
+                     *       "payer_info": "Maria Silva 52998224725"
+                     *     }
+                     */
                     "application/json": {
-                        /** @example 1050 */
+                        /**
+                         * @description The amount in minor units, as a string of digits ("1050" is R$ 10.50).
+                         * @example 1050
+                         */
                         amount_minor: string;
                         /** @description what the payer's bank sends along */
                         payer_info?: string;
@@ -8580,8 +11710,12 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The id of the received PIX.
+                                 */
                                 id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * @description unassigned until an operator assigns it to a party (credited) or returns it to the payer
@@ -8590,7 +11724,10 @@ export interface paths {
                                 status: "unassigned" | "assigned" | "returned";
                                 /** @description integer minor units (BRL) */
                                 amount_minor: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description Always BRL.
+                                 * @enum {string}
+                                 */
                                 currency: "BRL";
                                 /** @description end-to-end id of the PIX received */
                                 end_to_end_id: string;
@@ -8600,8 +11737,12 @@ export interface paths {
                                 payment_id: string | null;
                                 /** @description the pix_refund that returns it (returned) */
                                 refund_id: string | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the PIX arrived.
+                                 */
                                 received_at: string;
+                                /** @description When it was assigned or returned; null before. */
                                 resolved_at: string | null;
                             };
                         };
@@ -8668,8 +11809,11 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description How many to answer, 1 to 100. */
                     limit?: number;
+                    /** @description The id of the last item of the previous page: the page after it. */
                     cursor?: string;
+                    /** @description Only those in this status. */
                     status?: "unassigned" | "assigned" | "returned";
                 };
                 header?: {
@@ -8692,8 +11836,12 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The id of the received PIX.
+                                 */
                                 id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * @description unassigned until an operator assigns it to a party (credited) or returns it to the payer
@@ -8702,7 +11850,10 @@ export interface paths {
                                 status: "unassigned" | "assigned" | "returned";
                                 /** @description integer minor units (BRL) */
                                 amount_minor: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description Always BRL.
+                                 * @enum {string}
+                                 */
                                 currency: "BRL";
                                 /** @description end-to-end id of the PIX received */
                                 end_to_end_id: string;
@@ -8712,8 +11863,12 @@ export interface paths {
                                 payment_id: string | null;
                                 /** @description the pix_refund that returns it (returned) */
                                 refund_id: string | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the PIX arrived.
+                                 */
                                 received_at: string;
+                                /** @description When it was assigned or returned; null before. */
                                 resolved_at: string | null;
                             }[];
                         };
@@ -8789,6 +11944,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -8803,8 +11959,12 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The id of the received PIX.
+                                 */
                                 id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * @description unassigned until an operator assigns it to a party (credited) or returns it to the payer
@@ -8813,7 +11973,10 @@ export interface paths {
                                 status: "unassigned" | "assigned" | "returned";
                                 /** @description integer minor units (BRL) */
                                 amount_minor: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description Always BRL.
+                                 * @enum {string}
+                                 */
                                 currency: "BRL";
                                 /** @description end-to-end id of the PIX received */
                                 end_to_end_id: string;
@@ -8823,8 +11986,12 @@ export interface paths {
                                 payment_id: string | null;
                                 /** @description the pix_refund that returns it (returned) */
                                 refund_id: string | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the PIX arrived.
+                                 */
                                 received_at: string;
+                                /** @description When it was assigned or returned; null before. */
                                 resolved_at: string | null;
                             };
                         };
@@ -8904,14 +12071,23 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "party_id": "0194f3a0-5b6c-7d8e-9f0a-1b2c3d4e5f60"
+                     *     }
+                     */
                     "application/json": {
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @description The party credited; the workspace's own when left out.
+                         */
                         party_id?: string;
                     };
                 };
@@ -8925,8 +12101,12 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The id of the received PIX.
+                                 */
                                 id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * @description unassigned until an operator assigns it to a party (credited) or returns it to the payer
@@ -8935,7 +12115,10 @@ export interface paths {
                                 status: "unassigned" | "assigned" | "returned";
                                 /** @description integer minor units (BRL) */
                                 amount_minor: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description Always BRL.
+                                 * @enum {string}
+                                 */
                                 currency: "BRL";
                                 /** @description end-to-end id of the PIX received */
                                 end_to_end_id: string;
@@ -8945,8 +12128,12 @@ export interface paths {
                                 payment_id: string | null;
                                 /** @description the pix_refund that returns it (returned) */
                                 refund_id: string | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the PIX arrived.
+                                 */
                                 received_at: string;
+                                /** @description When it was assigned or returned; null before. */
                                 resolved_at: string | null;
                             };
                         };
@@ -9024,6 +12211,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -9038,8 +12226,12 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The id of the received PIX.
+                                 */
                                 id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * @description unassigned until an operator assigns it to a party (credited) or returns it to the payer
@@ -9048,7 +12240,10 @@ export interface paths {
                                 status: "unassigned" | "assigned" | "returned";
                                 /** @description integer minor units (BRL) */
                                 amount_minor: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description Always BRL.
+                                 * @enum {string}
+                                 */
                                 currency: "BRL";
                                 /** @description end-to-end id of the PIX received */
                                 end_to_end_id: string;
@@ -9058,8 +12253,12 @@ export interface paths {
                                 payment_id: string | null;
                                 /** @description the pix_refund that returns it (returned) */
                                 refund_id: string | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the PIX arrived.
+                                 */
                                 received_at: string;
+                                /** @description When it was assigned or returned; null before. */
                                 resolved_at: string | null;
                             };
                         };
@@ -9129,7 +12328,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description How many to answer, 1 to 100. */
                     limit?: number;
+                    /** @description The id of the last item of the previous page: the page after it. */
                     cursor?: string;
                 };
                 header?: never;
@@ -9153,6 +12354,7 @@ export interface paths {
                                 id: string;
                                 /** @enum {string} */
                                 object: "reconciliation_run";
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /** Format: date-time */
                                 from: string;
@@ -9243,6 +12445,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -9261,6 +12464,7 @@ export interface paths {
                                 id: string;
                                 /** @enum {string} */
                                 object: "reconciliation_run";
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /** Format: date-time */
                                 from: string;
@@ -9512,6 +12716,7 @@ export interface paths {
                                     id: string;
                                     /** @enum {string} */
                                     object: "reconciliation_run";
+                                    /** @description The environment the record belongs to: sandbox or live. */
                                     environment: "sandbox" | "live";
                                     /** Format: date-time */
                                     from: string;
@@ -9930,7 +13135,10 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @example 1050 */
+                        /**
+                         * @description The amount in minor units, as a string of digits ("1050" is R$ 10.50).
+                         * @example 1050
+                         */
                         base_amount_minor: string;
                         /** @example BRL */
                         base_currency: string;
@@ -9978,6 +13186,7 @@ export interface paths {
                                 workspace_id: string;
                                 /** Format: uuid */
                                 party_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /** @description basis points taken from the caller’s side of the mid */
                                 spread_bps: number;
@@ -10098,12 +13307,22 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The payment id.
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace (or sub-account) the payment belongs to.
+                                 */
                                 workspace_id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The party whose balance the payment moves: the workspace itself or a customer.
+                                 */
                                 party_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * @description kind of operation
@@ -10115,15 +13334,18 @@ export interface paths {
                                  * @enum {unknown}
                                  */
                                 status: "created" | "processing" | "completed" | "failed" | "expired" | "refunded";
-                                /** @description integer minor units */
+                                /** @description The amount in minor units of currency, as a string ("1050" is R$ 10.50). */
                                 amount_minor: string;
+                                /** @description BRL, USDT or USDC. */
                                 currency: string;
-                                /** @description integer minor units */
+                                /** @description Our fee in minor units of currency, as a string; "0" when none. */
                                 fee_minor: string;
                                 description: string | null;
                                 provider_ref: string | null;
                                 pix_qr_code: string | null;
+                                /** @description The end-to-end id (E2E) of the settled PIX transfer; null until settled. */
                                 pix_tx_id: string | null;
+                                /** @description The txid of a PIX charge (BR Code field 62-05); null on other kinds. */
                                 pix_txid: string | null;
                                 pix_key: string | null;
                                 to_address: string | null;
@@ -10131,6 +13353,7 @@ export interface paths {
                                 network: string | null;
                                 tx_hash: string | null;
                                 failure_reason: string | null;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -10138,18 +13361,28 @@ export interface paths {
                                 counterparty: {
                                     [key: string]: unknown;
                                 } | null;
+                                /** @description The wallet of a crypto payment; null on other kinds. */
                                 wallet_id: string | null;
                                 source_currency: string | null;
                                 target_currency: string | null;
+                                /** @description Units of target currency per unit of source currency, as a decimal string, on a conversion. */
                                 exchange_rate: string | null;
+                                /** @description The RFQ quote a conversion executed. */
                                 quote_id: string | null;
+                                /** @description The payment this one answers: the charge of a refund, the cash-in of a MED return. */
                                 related_payment_id: string | null;
                                 expires_at: string | null;
                                 completed_at: string | null;
                                 failed_at: string | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment was created.
+                                 */
                                 created_at: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment last changed.
+                                 */
                                 updated_at: string;
                             };
                         };
@@ -10223,6 +13456,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -10263,6 +13497,7 @@ export interface paths {
                                 workspace_id: string;
                                 /** Format: uuid */
                                 party_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /** @description basis points taken from the caller’s side of the mid */
                                 spread_bps: number;
@@ -10357,6 +13592,7 @@ export interface paths {
                 path: {
                     /** @description sandbox only; test is its alias */
                     env: "sandbox" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -10397,6 +13633,7 @@ export interface paths {
                                 workspace_id: string;
                                 /** Format: uuid */
                                 party_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /** @description basis points taken from the caller’s side of the mid */
                                 spread_bps: number;
@@ -10478,7 +13715,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description How many to answer, 1 to 100. */
                     limit?: number;
+                    /** @description The id of the last item of the previous page: the page after it. */
                     cursor?: string;
                     party_id?: string;
                     network?: string;
@@ -10509,6 +13748,7 @@ export interface paths {
                                 workspace_id: string;
                                 /** Format: uuid */
                                 party_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /** @description one of ethereum, polygon, base, arbitrum, optimism, bsc, avalanche, tron, solana */
                                 network: string;
@@ -10621,6 +13861,7 @@ export interface paths {
                                 workspace_id: string;
                                 /** Format: uuid */
                                 party_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /** @description one of ethereum, polygon, base, arbitrum, optimism, bsc, avalanche, tron, solana */
                                 network: string;
@@ -10705,6 +13946,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -10725,6 +13967,7 @@ export interface paths {
                                 workspace_id: string;
                                 /** Format: uuid */
                                 party_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /** @description one of ethereum, polygon, base, arbitrum, optimism, bsc, avalanche, tron, solana */
                                 network: string;
@@ -10807,7 +14050,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description How many to answer, 1 to 200. */
                     limit?: number;
+                    /** @description The id of the last item of the previous page: the page after it. */
                     cursor?: string;
                 };
                 header?: {
@@ -10817,6 +14062,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -10831,12 +14077,22 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The payment id.
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace (or sub-account) the payment belongs to.
+                                 */
                                 workspace_id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The party whose balance the payment moves: the workspace itself or a customer.
+                                 */
                                 party_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * @description kind of operation
@@ -10848,15 +14104,18 @@ export interface paths {
                                  * @enum {unknown}
                                  */
                                 status: "created" | "processing" | "completed" | "failed" | "expired" | "refunded";
-                                /** @description integer minor units */
+                                /** @description The amount in minor units of currency, as a string ("1050" is R$ 10.50). */
                                 amount_minor: string;
+                                /** @description BRL, USDT or USDC. */
                                 currency: string;
-                                /** @description integer minor units */
+                                /** @description Our fee in minor units of currency, as a string; "0" when none. */
                                 fee_minor: string;
                                 description: string | null;
                                 provider_ref: string | null;
                                 pix_qr_code: string | null;
+                                /** @description The end-to-end id (E2E) of the settled PIX transfer; null until settled. */
                                 pix_tx_id: string | null;
+                                /** @description The txid of a PIX charge (BR Code field 62-05); null on other kinds. */
                                 pix_txid: string | null;
                                 pix_key: string | null;
                                 to_address: string | null;
@@ -10864,6 +14123,7 @@ export interface paths {
                                 network: string | null;
                                 tx_hash: string | null;
                                 failure_reason: string | null;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -10871,18 +14131,28 @@ export interface paths {
                                 counterparty: {
                                     [key: string]: unknown;
                                 } | null;
+                                /** @description The wallet of a crypto payment; null on other kinds. */
                                 wallet_id: string | null;
                                 source_currency: string | null;
                                 target_currency: string | null;
+                                /** @description Units of target currency per unit of source currency, as a decimal string, on a conversion. */
                                 exchange_rate: string | null;
+                                /** @description The RFQ quote a conversion executed. */
                                 quote_id: string | null;
+                                /** @description The payment this one answers: the charge of a refund, the cash-in of a MED return. */
                                 related_payment_id: string | null;
                                 expires_at: string | null;
                                 completed_at: string | null;
                                 failed_at: string | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment was created.
+                                 */
                                 created_at: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment last changed.
+                                 */
                                 updated_at: string;
                             }[];
                         };
@@ -10951,7 +14221,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description How many to answer, 1 to 100. */
                     limit?: number;
+                    /** @description The id of the last item of the previous page: the page after it. */
                     cursor?: string;
                     network?: string;
                 };
@@ -10976,6 +14248,7 @@ export interface paths {
                                 id: string;
                                 /** Format: uuid */
                                 workspace_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 network: string;
                                 address: string;
@@ -11070,6 +14343,7 @@ export interface paths {
                                 id: string;
                                 /** Format: uuid */
                                 workspace_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 network: string;
                                 address: string;
@@ -11148,6 +14422,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -11166,6 +14441,7 @@ export interface paths {
                                 id: string;
                                 /** Format: uuid */
                                 workspace_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 network: string;
                                 address: string;
@@ -11290,12 +14566,22 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The payment id.
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace (or sub-account) the payment belongs to.
+                                 */
                                 workspace_id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The party whose balance the payment moves: the workspace itself or a customer.
+                                 */
                                 party_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * @description kind of operation
@@ -11307,15 +14593,18 @@ export interface paths {
                                  * @enum {unknown}
                                  */
                                 status: "created" | "processing" | "completed" | "failed" | "expired" | "refunded";
-                                /** @description integer minor units */
+                                /** @description The amount in minor units of currency, as a string ("1050" is R$ 10.50). */
                                 amount_minor: string;
+                                /** @description BRL, USDT or USDC. */
                                 currency: string;
-                                /** @description integer minor units */
+                                /** @description Our fee in minor units of currency, as a string; "0" when none. */
                                 fee_minor: string;
                                 description: string | null;
                                 provider_ref: string | null;
                                 pix_qr_code: string | null;
+                                /** @description The end-to-end id (E2E) of the settled PIX transfer; null until settled. */
                                 pix_tx_id: string | null;
+                                /** @description The txid of a PIX charge (BR Code field 62-05); null on other kinds. */
                                 pix_txid: string | null;
                                 pix_key: string | null;
                                 to_address: string | null;
@@ -11323,6 +14612,7 @@ export interface paths {
                                 network: string | null;
                                 tx_hash: string | null;
                                 failure_reason: string | null;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -11330,18 +14620,28 @@ export interface paths {
                                 counterparty: {
                                     [key: string]: unknown;
                                 } | null;
+                                /** @description The wallet of a crypto payment; null on other kinds. */
                                 wallet_id: string | null;
                                 source_currency: string | null;
                                 target_currency: string | null;
+                                /** @description Units of target currency per unit of source currency, as a decimal string, on a conversion. */
                                 exchange_rate: string | null;
+                                /** @description The RFQ quote a conversion executed. */
                                 quote_id: string | null;
+                                /** @description The payment this one answers: the charge of a refund, the cash-in of a MED return. */
                                 related_payment_id: string | null;
                                 expires_at: string | null;
                                 completed_at: string | null;
                                 failed_at: string | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment was created.
+                                 */
                                 created_at: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment last changed.
+                                 */
                                 updated_at: string;
                             };
                         };
@@ -11432,7 +14732,10 @@ export interface paths {
                         wallet_id: string;
                         /** @description USDT or USDC */
                         currency: string;
-                        /** @example 1050 */
+                        /**
+                         * @description The amount in minor units, as a string of digits ("1050" is R$ 10.50).
+                         * @example 1050
+                         */
                         amount_minor: string;
                     };
                 };
@@ -11446,12 +14749,22 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The payment id.
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace (or sub-account) the payment belongs to.
+                                 */
                                 workspace_id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The party whose balance the payment moves: the workspace itself or a customer.
+                                 */
                                 party_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * @description kind of operation
@@ -11463,15 +14776,18 @@ export interface paths {
                                  * @enum {unknown}
                                  */
                                 status: "created" | "processing" | "completed" | "failed" | "expired" | "refunded";
-                                /** @description integer minor units */
+                                /** @description The amount in minor units of currency, as a string ("1050" is R$ 10.50). */
                                 amount_minor: string;
+                                /** @description BRL, USDT or USDC. */
                                 currency: string;
-                                /** @description integer minor units */
+                                /** @description Our fee in minor units of currency, as a string; "0" when none. */
                                 fee_minor: string;
                                 description: string | null;
                                 provider_ref: string | null;
                                 pix_qr_code: string | null;
+                                /** @description The end-to-end id (E2E) of the settled PIX transfer; null until settled. */
                                 pix_tx_id: string | null;
+                                /** @description The txid of a PIX charge (BR Code field 62-05); null on other kinds. */
                                 pix_txid: string | null;
                                 pix_key: string | null;
                                 to_address: string | null;
@@ -11479,6 +14795,7 @@ export interface paths {
                                 network: string | null;
                                 tx_hash: string | null;
                                 failure_reason: string | null;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -11486,18 +14803,28 @@ export interface paths {
                                 counterparty: {
                                     [key: string]: unknown;
                                 } | null;
+                                /** @description The wallet of a crypto payment; null on other kinds. */
                                 wallet_id: string | null;
                                 source_currency: string | null;
                                 target_currency: string | null;
+                                /** @description Units of target currency per unit of source currency, as a decimal string, on a conversion. */
                                 exchange_rate: string | null;
+                                /** @description The RFQ quote a conversion executed. */
                                 quote_id: string | null;
+                                /** @description The payment this one answers: the charge of a refund, the cash-in of a MED return. */
                                 related_payment_id: string | null;
                                 expires_at: string | null;
                                 completed_at: string | null;
                                 failed_at: string | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment was created.
+                                 */
                                 created_at: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the payment last changed.
+                                 */
                                 updated_at: string;
                             };
                         };
@@ -11553,6 +14880,2244 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/{env}/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Disputes (MED infractions) of this environment, newest first
+         * @description The disputes opened on PIX cash-ins of the workspace (a party-scoped key: of its party), newest first; cursor is the id of the last dispute seen. Filter by status, party_id or payment_id.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description How many to answer, 1 to 100. */
+                    limit?: number;
+                    /** @description The id of the last item of the previous page: the page after it. */
+                    cursor?: string;
+                    /** @description open (the amount is held, a defense may be sent until deadline_at), under_review (defense sent, the PSP decides), closed_returned (the money went back to the payer), closed_rejected (the hold was released) */
+                    status?: "open" | "under_review" | "closed_returned" | "closed_rejected";
+                    /** @description Only the disputes of this party */
+                    party_id?: string;
+                    /** @description Only the disputes of this payment */
+                    payment_id?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description sandbox or live; test is an alias of sandbox */
+                    env: "sandbox" | "live" | "test";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "id": "0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
+                         *           "environment": "sandbox",
+                         *           "payment_id": "0193a1b2-0000-7e5f-8a9b-0c1d2e3f4a5b",
+                         *           "party_id": "0193a1b2-1111-7e5f-8a9b-0c1d2e3f4a5b",
+                         *           "status": "open",
+                         *           "reason": "golpe",
+                         *           "infraction_id": "sbx_inf_Q2x8LrT0aV",
+                         *           "amount_minor": "10000",
+                         *           "currency": "BRL",
+                         *           "held_minor": "10000",
+                         *           "unheld_minor": "0",
+                         *           "opened_at": "2026-11-26T12:00:00.000Z",
+                         *           "deadline_at": "2026-11-29T12:00:00.000Z",
+                         *           "defense": null,
+                         *           "closed_at": null,
+                         *           "return_payment_id": null,
+                         *           "deadline_notices_sent": [],
+                         *           "created_at": "2026-11-26T12:00:00.000Z",
+                         *           "updated_at": "2026-11-26T12:00:00.000Z"
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description The dispute id
+                                 */
+                                id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
+                                environment: "sandbox" | "live";
+                                /**
+                                 * Format: uuid
+                                 * @description The disputed PIX cash-in (kind pix_cash_in)
+                                 */
+                                payment_id: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The party the cash-in credited, whose balance holds the amount
+                                 */
+                                party_id: string;
+                                /**
+                                 * @description open (the amount is held, a defense may be sent until deadline_at), under_review (defense sent, the PSP decides), closed_returned (the money went back to the payer), closed_rejected (the hold was released)
+                                 * @enum {unknown}
+                                 */
+                                status: "open" | "under_review" | "closed_returned" | "closed_rejected";
+                                /** @description Why the payer's bank opened the infraction, as the PSP reports it */
+                                reason: string;
+                                /** @description The PSP's id of the infraction notice (Efí idInfracao) */
+                                infraction_id: string;
+                                /** @description The disputed amount, BRL minor units */
+                                amount_minor: string;
+                                /**
+                                 * @description Always BRL: PIX moves reais
+                                 * @enum {string}
+                                 */
+                                currency: "BRL";
+                                /** @description What the party’s available balance held of the amount when the dispute opened, moved to locked */
+                                held_minor: string;
+                                /** @description The part of the amount the balance could not cover (amount_minor − held_minor): nothing holds it; a return takes it as a debt of the party */
+                                unheld_minor: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the infraction was opened
+                                 */
+                                opened_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description The last moment a defense is taken (the PSP’s, else opened_at + 3 days)
+                                 */
+                                deadline_at: string;
+                                defense: {
+                                    /** @description The defense as sent to the PSP */
+                                    text: string;
+                                    /** @description References to the evidence (URLs or file ids) */
+                                    evidence: string[];
+                                    /**
+                                     * Format: date-time
+                                     * @description When the defense was recorded
+                                     */
+                                    submitted_at: string;
+                                } | null;
+                                closed_at: string | null;
+                                return_payment_id: string | null;
+                                /** @description The dispute.deadline_approaching notices sent so far (48h, 24h, 6h before deadline_at) */
+                                deadline_notices_sent: ("48h" | "24h" | "6h")[];
+                                /**
+                                 * Format: date-time
+                                 * @description When Lastro recorded the dispute
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Its last change
+                                 */
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/disputes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A dispute of this environment
+         * @description One dispute: its status, the amount held, the deadline for a defense and the defense sent. Another party’s dispute (for a party-scoped key) or another workspace’s is 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description sandbox or live; test is an alias of sandbox */
+                    env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
+                         *         "environment": "sandbox",
+                         *         "payment_id": "0193a1b2-0000-7e5f-8a9b-0c1d2e3f4a5b",
+                         *         "party_id": "0193a1b2-1111-7e5f-8a9b-0c1d2e3f4a5b",
+                         *         "status": "open",
+                         *         "reason": "golpe",
+                         *         "infraction_id": "sbx_inf_Q2x8LrT0aV",
+                         *         "amount_minor": "10000",
+                         *         "currency": "BRL",
+                         *         "held_minor": "10000",
+                         *         "unheld_minor": "0",
+                         *         "opened_at": "2026-11-26T12:00:00.000Z",
+                         *         "deadline_at": "2026-11-29T12:00:00.000Z",
+                         *         "defense": null,
+                         *         "closed_at": null,
+                         *         "return_payment_id": null,
+                         *         "deadline_notices_sent": [],
+                         *         "created_at": "2026-11-26T12:00:00.000Z",
+                         *         "updated_at": "2026-11-26T12:00:00.000Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @description A MED infraction on a PIX cash-in: the disputed amount, its hold and the defense
+                             * @example {
+                             *       "id": "0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
+                             *       "environment": "sandbox",
+                             *       "payment_id": "0193a1b2-0000-7e5f-8a9b-0c1d2e3f4a5b",
+                             *       "party_id": "0193a1b2-1111-7e5f-8a9b-0c1d2e3f4a5b",
+                             *       "status": "open",
+                             *       "reason": "golpe",
+                             *       "infraction_id": "sbx_inf_Q2x8LrT0aV",
+                             *       "amount_minor": "10000",
+                             *       "currency": "BRL",
+                             *       "held_minor": "10000",
+                             *       "unheld_minor": "0",
+                             *       "opened_at": "2026-11-26T12:00:00.000Z",
+                             *       "deadline_at": "2026-11-29T12:00:00.000Z",
+                             *       "defense": null,
+                             *       "closed_at": null,
+                             *       "return_payment_id": null,
+                             *       "deadline_notices_sent": [],
+                             *       "created_at": "2026-11-26T12:00:00.000Z",
+                             *       "updated_at": "2026-11-26T12:00:00.000Z"
+                             *     }
+                             */
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description The dispute id
+                                 */
+                                id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
+                                environment: "sandbox" | "live";
+                                /**
+                                 * Format: uuid
+                                 * @description The disputed PIX cash-in (kind pix_cash_in)
+                                 */
+                                payment_id: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The party the cash-in credited, whose balance holds the amount
+                                 */
+                                party_id: string;
+                                /**
+                                 * @description open (the amount is held, a defense may be sent until deadline_at), under_review (defense sent, the PSP decides), closed_returned (the money went back to the payer), closed_rejected (the hold was released)
+                                 * @enum {unknown}
+                                 */
+                                status: "open" | "under_review" | "closed_returned" | "closed_rejected";
+                                /** @description Why the payer's bank opened the infraction, as the PSP reports it */
+                                reason: string;
+                                /** @description The PSP's id of the infraction notice (Efí idInfracao) */
+                                infraction_id: string;
+                                /** @description The disputed amount, BRL minor units */
+                                amount_minor: string;
+                                /**
+                                 * @description Always BRL: PIX moves reais
+                                 * @enum {string}
+                                 */
+                                currency: "BRL";
+                                /** @description What the party’s available balance held of the amount when the dispute opened, moved to locked */
+                                held_minor: string;
+                                /** @description The part of the amount the balance could not cover (amount_minor − held_minor): nothing holds it; a return takes it as a debt of the party */
+                                unheld_minor: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the infraction was opened
+                                 */
+                                opened_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description The last moment a defense is taken (the PSP’s, else opened_at + 3 days)
+                                 */
+                                deadline_at: string;
+                                defense: {
+                                    /** @description The defense as sent to the PSP */
+                                    text: string;
+                                    /** @description References to the evidence (URLs or file ids) */
+                                    evidence: string[];
+                                    /**
+                                     * Format: date-time
+                                     * @description When the defense was recorded
+                                     */
+                                    submitted_at: string;
+                                } | null;
+                                closed_at: string | null;
+                                return_payment_id: string | null;
+                                /** @description The dispute.deadline_approaching notices sent so far (48h, 24h, 6h before deadline_at) */
+                                deadline_notices_sent: ("48h" | "24h" | "6h")[];
+                                /**
+                                 * Format: date-time
+                                 * @description When Lastro recorded the dispute
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Its last change
+                                 */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/disputes/{id}/defense": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends the defense of an open dispute to the PSP
+         * @description Sends a defense (text and references to evidence) before deadline_at; the dispute becomes under_review and dispute.updated is sent. In live the PSP receives it first: a PSP that cannot be reached answers 503 provider_unavailable and nothing is recorded. The same defense sent again answers the dispute as it is; another one, or one after the deadline, is 422 invalid_state.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the write safe to retry: the same key and body replay the stored response (Idempotency-Replayed: true); another body is 409 idempotency_key_reuse. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description sandbox or live; test is an alias of sandbox */
+                    env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "text": "The buyer received order 7 on 2026-11-20; the invoice and the delivery receipt are attached.",
+                     *       "evidence": [
+                     *         "https://files.acme.com.br/pedido-7/nota-fiscal.pdf",
+                     *         "file_7Qx2"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Why the PIX was legitimate, as the PSP will read it (1 to 5000 characters) */
+                        text: string;
+                        /** @description At most 10 references to evidence: URLs or file ids */
+                        evidence?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
+                         *         "environment": "sandbox",
+                         *         "payment_id": "0193a1b2-0000-7e5f-8a9b-0c1d2e3f4a5b",
+                         *         "party_id": "0193a1b2-1111-7e5f-8a9b-0c1d2e3f4a5b",
+                         *         "status": "open",
+                         *         "reason": "golpe",
+                         *         "infraction_id": "sbx_inf_Q2x8LrT0aV",
+                         *         "amount_minor": "10000",
+                         *         "currency": "BRL",
+                         *         "held_minor": "10000",
+                         *         "unheld_minor": "0",
+                         *         "opened_at": "2026-11-26T12:00:00.000Z",
+                         *         "deadline_at": "2026-11-29T12:00:00.000Z",
+                         *         "defense": null,
+                         *         "closed_at": null,
+                         *         "return_payment_id": null,
+                         *         "deadline_notices_sent": [],
+                         *         "created_at": "2026-11-26T12:00:00.000Z",
+                         *         "updated_at": "2026-11-26T12:00:00.000Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @description A MED infraction on a PIX cash-in: the disputed amount, its hold and the defense
+                             * @example {
+                             *       "id": "0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
+                             *       "environment": "sandbox",
+                             *       "payment_id": "0193a1b2-0000-7e5f-8a9b-0c1d2e3f4a5b",
+                             *       "party_id": "0193a1b2-1111-7e5f-8a9b-0c1d2e3f4a5b",
+                             *       "status": "open",
+                             *       "reason": "golpe",
+                             *       "infraction_id": "sbx_inf_Q2x8LrT0aV",
+                             *       "amount_minor": "10000",
+                             *       "currency": "BRL",
+                             *       "held_minor": "10000",
+                             *       "unheld_minor": "0",
+                             *       "opened_at": "2026-11-26T12:00:00.000Z",
+                             *       "deadline_at": "2026-11-29T12:00:00.000Z",
+                             *       "defense": null,
+                             *       "closed_at": null,
+                             *       "return_payment_id": null,
+                             *       "deadline_notices_sent": [],
+                             *       "created_at": "2026-11-26T12:00:00.000Z",
+                             *       "updated_at": "2026-11-26T12:00:00.000Z"
+                             *     }
+                             */
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description The dispute id
+                                 */
+                                id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
+                                environment: "sandbox" | "live";
+                                /**
+                                 * Format: uuid
+                                 * @description The disputed PIX cash-in (kind pix_cash_in)
+                                 */
+                                payment_id: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The party the cash-in credited, whose balance holds the amount
+                                 */
+                                party_id: string;
+                                /**
+                                 * @description open (the amount is held, a defense may be sent until deadline_at), under_review (defense sent, the PSP decides), closed_returned (the money went back to the payer), closed_rejected (the hold was released)
+                                 * @enum {unknown}
+                                 */
+                                status: "open" | "under_review" | "closed_returned" | "closed_rejected";
+                                /** @description Why the payer's bank opened the infraction, as the PSP reports it */
+                                reason: string;
+                                /** @description The PSP's id of the infraction notice (Efí idInfracao) */
+                                infraction_id: string;
+                                /** @description The disputed amount, BRL minor units */
+                                amount_minor: string;
+                                /**
+                                 * @description Always BRL: PIX moves reais
+                                 * @enum {string}
+                                 */
+                                currency: "BRL";
+                                /** @description What the party’s available balance held of the amount when the dispute opened, moved to locked */
+                                held_minor: string;
+                                /** @description The part of the amount the balance could not cover (amount_minor − held_minor): nothing holds it; a return takes it as a debt of the party */
+                                unheld_minor: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the infraction was opened
+                                 */
+                                opened_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description The last moment a defense is taken (the PSP’s, else opened_at + 3 days)
+                                 */
+                                deadline_at: string;
+                                defense: {
+                                    /** @description The defense as sent to the PSP */
+                                    text: string;
+                                    /** @description References to the evidence (URLs or file ids) */
+                                    evidence: string[];
+                                    /**
+                                     * Format: date-time
+                                     * @description When the defense was recorded
+                                     */
+                                    submitted_at: string;
+                                } | null;
+                                closed_at: string | null;
+                                return_payment_id: string | null;
+                                /** @description The dispute.deadline_approaching notices sent so far (48h, 24h, 6h before deadline_at) */
+                                deadline_notices_sent: ("48h" | "24h" | "6h")[];
+                                /**
+                                 * Format: date-time
+                                 * @description When Lastro recorded the dispute
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Its last change
+                                 */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `invalid_state` (see the errors guide, /docs/guides/errors) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_state";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `provider_unavailable`, `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "provider_unavailable" | "database_unavailable" | "overloaded";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/simulate/payments/{id}/dispute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payer's bank opens a MED infraction on this paid PIX cash-in: a dispute holds the amount
+         * @description Sandbox only. Opens a dispute on a completed pix_cash_in, as the PSP’s infraction notice would: the amount (all of the cash-in unless amount_minor) moves from the party’s available BRL to locked, as far as available goes (held_minor), and dispute.opened is sent. A payment with an open dispute is 409 conflict.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the write safe to retry: the same key and body replay the stored response (Idempotency-Replayed: true); another body is 409 idempotency_key_reuse. */
+                    "idempotency-key"?: string;
+                    /** @description Act on one of your own sub-accounts (workspace-level callers only). */
+                    "x-subaccount-id"?: string;
+                };
+                path: {
+                    /** @description sandbox only; test is its alias */
+                    env: "sandbox" | "test";
+                    /** @description The id of the record. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "amount_minor": "10000",
+                     *       "reason": "golpe"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description The disputed amount; the whole cash-in when left out
+                         * @example 1050
+                         */
+                        amount_minor?: string;
+                        /** @description The infraction’s reason; golpe when left out */
+                        reason?: string;
+                        /**
+                         * Format: date-time
+                         * @description The defense deadline the PSP gives; opened_at + 3 days when left out
+                         */
+                        deadline_at?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
+                         *         "environment": "sandbox",
+                         *         "payment_id": "0193a1b2-0000-7e5f-8a9b-0c1d2e3f4a5b",
+                         *         "party_id": "0193a1b2-1111-7e5f-8a9b-0c1d2e3f4a5b",
+                         *         "status": "open",
+                         *         "reason": "golpe",
+                         *         "infraction_id": "sbx_inf_Q2x8LrT0aV",
+                         *         "amount_minor": "10000",
+                         *         "currency": "BRL",
+                         *         "held_minor": "10000",
+                         *         "unheld_minor": "0",
+                         *         "opened_at": "2026-11-26T12:00:00.000Z",
+                         *         "deadline_at": "2026-11-29T12:00:00.000Z",
+                         *         "defense": null,
+                         *         "closed_at": null,
+                         *         "return_payment_id": null,
+                         *         "deadline_notices_sent": [],
+                         *         "created_at": "2026-11-26T12:00:00.000Z",
+                         *         "updated_at": "2026-11-26T12:00:00.000Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @description A MED infraction on a PIX cash-in: the disputed amount, its hold and the defense
+                             * @example {
+                             *       "id": "0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
+                             *       "environment": "sandbox",
+                             *       "payment_id": "0193a1b2-0000-7e5f-8a9b-0c1d2e3f4a5b",
+                             *       "party_id": "0193a1b2-1111-7e5f-8a9b-0c1d2e3f4a5b",
+                             *       "status": "open",
+                             *       "reason": "golpe",
+                             *       "infraction_id": "sbx_inf_Q2x8LrT0aV",
+                             *       "amount_minor": "10000",
+                             *       "currency": "BRL",
+                             *       "held_minor": "10000",
+                             *       "unheld_minor": "0",
+                             *       "opened_at": "2026-11-26T12:00:00.000Z",
+                             *       "deadline_at": "2026-11-29T12:00:00.000Z",
+                             *       "defense": null,
+                             *       "closed_at": null,
+                             *       "return_payment_id": null,
+                             *       "deadline_notices_sent": [],
+                             *       "created_at": "2026-11-26T12:00:00.000Z",
+                             *       "updated_at": "2026-11-26T12:00:00.000Z"
+                             *     }
+                             */
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description The dispute id
+                                 */
+                                id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
+                                environment: "sandbox" | "live";
+                                /**
+                                 * Format: uuid
+                                 * @description The disputed PIX cash-in (kind pix_cash_in)
+                                 */
+                                payment_id: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The party the cash-in credited, whose balance holds the amount
+                                 */
+                                party_id: string;
+                                /**
+                                 * @description open (the amount is held, a defense may be sent until deadline_at), under_review (defense sent, the PSP decides), closed_returned (the money went back to the payer), closed_rejected (the hold was released)
+                                 * @enum {unknown}
+                                 */
+                                status: "open" | "under_review" | "closed_returned" | "closed_rejected";
+                                /** @description Why the payer's bank opened the infraction, as the PSP reports it */
+                                reason: string;
+                                /** @description The PSP's id of the infraction notice (Efí idInfracao) */
+                                infraction_id: string;
+                                /** @description The disputed amount, BRL minor units */
+                                amount_minor: string;
+                                /**
+                                 * @description Always BRL: PIX moves reais
+                                 * @enum {string}
+                                 */
+                                currency: "BRL";
+                                /** @description What the party’s available balance held of the amount when the dispute opened, moved to locked */
+                                held_minor: string;
+                                /** @description The part of the amount the balance could not cover (amount_minor − held_minor): nothing holds it; a return takes it as a debt of the party */
+                                unheld_minor: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the infraction was opened
+                                 */
+                                opened_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description The last moment a defense is taken (the PSP’s, else opened_at + 3 days)
+                                 */
+                                deadline_at: string;
+                                defense: {
+                                    /** @description The defense as sent to the PSP */
+                                    text: string;
+                                    /** @description References to the evidence (URLs or file ids) */
+                                    evidence: string[];
+                                    /**
+                                     * Format: date-time
+                                     * @description When the defense was recorded
+                                     */
+                                    submitted_at: string;
+                                } | null;
+                                closed_at: string | null;
+                                return_payment_id: string | null;
+                                /** @description The dispute.deadline_approaching notices sent so far (48h, 24h, 6h before deadline_at) */
+                                deadline_notices_sent: ("48h" | "24h" | "6h")[];
+                                /**
+                                 * Format: date-time
+                                 * @description When Lastro recorded the dispute
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Its last change
+                                 */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_request`, `invalid_amount`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "invalid_amount" | "workspace_id_required";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use`, `conflict` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use" | "conflict";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `invalid_state` (see the errors guide, /docs/guides/errors) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_state";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/simulate/disputes/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The PSP decides a dispute: returned to the payer or rejected
+         * @description Sandbox only. returned: the hold goes back to available and the MED return flow takes the amount (a pix_med_return payment; what the party cannot cover it owes); rejected: the hold goes back to available. dispute.closed is sent. Closing again with the same outcome answers the dispute as it is; the other outcome is 422 invalid_state.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the write safe to retry: the same key and body replay the stored response (Idempotency-Replayed: true); another body is 409 idempotency_key_reuse. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description sandbox only; test is its alias */
+                    env: "sandbox" | "test";
+                    /** @description The id of the record. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "outcome": "rejected"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description returned: the money goes back to the payer (MED return); rejected: the hold is released
+                         * @enum {unknown}
+                         */
+                        outcome: "returned" | "rejected";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
+                         *         "environment": "sandbox",
+                         *         "payment_id": "0193a1b2-0000-7e5f-8a9b-0c1d2e3f4a5b",
+                         *         "party_id": "0193a1b2-1111-7e5f-8a9b-0c1d2e3f4a5b",
+                         *         "status": "open",
+                         *         "reason": "golpe",
+                         *         "infraction_id": "sbx_inf_Q2x8LrT0aV",
+                         *         "amount_minor": "10000",
+                         *         "currency": "BRL",
+                         *         "held_minor": "10000",
+                         *         "unheld_minor": "0",
+                         *         "opened_at": "2026-11-26T12:00:00.000Z",
+                         *         "deadline_at": "2026-11-29T12:00:00.000Z",
+                         *         "defense": null,
+                         *         "closed_at": null,
+                         *         "return_payment_id": null,
+                         *         "deadline_notices_sent": [],
+                         *         "created_at": "2026-11-26T12:00:00.000Z",
+                         *         "updated_at": "2026-11-26T12:00:00.000Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @description A MED infraction on a PIX cash-in: the disputed amount, its hold and the defense
+                             * @example {
+                             *       "id": "0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
+                             *       "environment": "sandbox",
+                             *       "payment_id": "0193a1b2-0000-7e5f-8a9b-0c1d2e3f4a5b",
+                             *       "party_id": "0193a1b2-1111-7e5f-8a9b-0c1d2e3f4a5b",
+                             *       "status": "open",
+                             *       "reason": "golpe",
+                             *       "infraction_id": "sbx_inf_Q2x8LrT0aV",
+                             *       "amount_minor": "10000",
+                             *       "currency": "BRL",
+                             *       "held_minor": "10000",
+                             *       "unheld_minor": "0",
+                             *       "opened_at": "2026-11-26T12:00:00.000Z",
+                             *       "deadline_at": "2026-11-29T12:00:00.000Z",
+                             *       "defense": null,
+                             *       "closed_at": null,
+                             *       "return_payment_id": null,
+                             *       "deadline_notices_sent": [],
+                             *       "created_at": "2026-11-26T12:00:00.000Z",
+                             *       "updated_at": "2026-11-26T12:00:00.000Z"
+                             *     }
+                             */
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description The dispute id
+                                 */
+                                id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
+                                environment: "sandbox" | "live";
+                                /**
+                                 * Format: uuid
+                                 * @description The disputed PIX cash-in (kind pix_cash_in)
+                                 */
+                                payment_id: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The party the cash-in credited, whose balance holds the amount
+                                 */
+                                party_id: string;
+                                /**
+                                 * @description open (the amount is held, a defense may be sent until deadline_at), under_review (defense sent, the PSP decides), closed_returned (the money went back to the payer), closed_rejected (the hold was released)
+                                 * @enum {unknown}
+                                 */
+                                status: "open" | "under_review" | "closed_returned" | "closed_rejected";
+                                /** @description Why the payer's bank opened the infraction, as the PSP reports it */
+                                reason: string;
+                                /** @description The PSP's id of the infraction notice (Efí idInfracao) */
+                                infraction_id: string;
+                                /** @description The disputed amount, BRL minor units */
+                                amount_minor: string;
+                                /**
+                                 * @description Always BRL: PIX moves reais
+                                 * @enum {string}
+                                 */
+                                currency: "BRL";
+                                /** @description What the party’s available balance held of the amount when the dispute opened, moved to locked */
+                                held_minor: string;
+                                /** @description The part of the amount the balance could not cover (amount_minor − held_minor): nothing holds it; a return takes it as a debt of the party */
+                                unheld_minor: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the infraction was opened
+                                 */
+                                opened_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description The last moment a defense is taken (the PSP’s, else opened_at + 3 days)
+                                 */
+                                deadline_at: string;
+                                defense: {
+                                    /** @description The defense as sent to the PSP */
+                                    text: string;
+                                    /** @description References to the evidence (URLs or file ids) */
+                                    evidence: string[];
+                                    /**
+                                     * Format: date-time
+                                     * @description When the defense was recorded
+                                     */
+                                    submitted_at: string;
+                                } | null;
+                                closed_at: string | null;
+                                return_payment_id: string | null;
+                                /** @description The dispute.deadline_approaching notices sent so far (48h, 24h, 6h before deadline_at) */
+                                deadline_notices_sent: ("48h" | "24h" | "6h")[];
+                                /**
+                                 * Format: date-time
+                                 * @description When Lastro recorded the dispute
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Its last change
+                                 */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_request`, `invalid_amount`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "invalid_amount" | "workspace_id_required";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `invalid_state` (see the errors guide, /docs/guides/errors) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_state";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/{env}/payment-links": {
         parameters: {
             query?: never;
@@ -11564,7 +17129,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description How many to answer, 1 to 100. */
                     limit?: number;
+                    /** @description The id of the last item of the previous page: the page after it. */
                     cursor?: string;
                     party_id?: string;
                 };
@@ -11592,6 +17159,7 @@ export interface paths {
                                 id: string;
                                 /** Format: uuid */
                                 workspace_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /** Format: uuid */
                                 party_id: string;
@@ -11624,6 +17192,7 @@ export interface paths {
                                 expires_at: string | null;
                                 /** Format: date-time */
                                 created_at: string;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -11695,7 +17264,10 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @example 1050 */
+                        /**
+                         * @description The amount in minor units, as a string of digits ("1050" is R$ 10.50).
+                         * @example 1050
+                         */
                         amount_minor?: string;
                         /** @default false */
                         allow_custom_amount?: boolean;
@@ -11745,6 +17317,7 @@ export interface paths {
                                 id: string;
                                 /** Format: uuid */
                                 workspace_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /** Format: uuid */
                                 party_id: string;
@@ -11777,6 +17350,7 @@ export interface paths {
                                 expires_at: string | null;
                                 /** Format: date-time */
                                 created_at: string;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -11876,12 +17450,22 @@ export interface paths {
                         "application/json": {
                             data: {
                                 items: {
-                                    /** Format: uuid */
+                                    /**
+                                     * Format: uuid
+                                     * @description The payment id.
+                                     */
                                     id: string;
-                                    /** Format: uuid */
+                                    /**
+                                     * Format: uuid
+                                     * @description The workspace (or sub-account) the payment belongs to.
+                                     */
                                     workspace_id: string;
-                                    /** Format: uuid */
+                                    /**
+                                     * Format: uuid
+                                     * @description The party whose balance the payment moves: the workspace itself or a customer.
+                                     */
                                     party_id: string;
+                                    /** @description The environment the record belongs to: sandbox or live. */
                                     environment: "sandbox" | "live";
                                     /**
                                      * @description kind of operation
@@ -11893,15 +17477,18 @@ export interface paths {
                                      * @enum {unknown}
                                      */
                                     status: "created" | "processing" | "completed" | "failed" | "expired" | "refunded";
-                                    /** @description integer minor units */
+                                    /** @description The amount in minor units of currency, as a string ("1050" is R$ 10.50). */
                                     amount_minor: string;
+                                    /** @description BRL, USDT or USDC. */
                                     currency: string;
-                                    /** @description integer minor units */
+                                    /** @description Our fee in minor units of currency, as a string; "0" when none. */
                                     fee_minor: string;
                                     description: string | null;
                                     provider_ref: string | null;
                                     pix_qr_code: string | null;
+                                    /** @description The end-to-end id (E2E) of the settled PIX transfer; null until settled. */
                                     pix_tx_id: string | null;
+                                    /** @description The txid of a PIX charge (BR Code field 62-05); null on other kinds. */
                                     pix_txid: string | null;
                                     pix_key: string | null;
                                     to_address: string | null;
@@ -11909,6 +17496,7 @@ export interface paths {
                                     network: string | null;
                                     tx_hash: string | null;
                                     failure_reason: string | null;
+                                    /** @description Your own key-value pairs, as you wrote them. */
                                     metadata: {
                                         [key: string]: unknown;
                                     };
@@ -11916,18 +17504,28 @@ export interface paths {
                                     counterparty: {
                                         [key: string]: unknown;
                                     } | null;
+                                    /** @description The wallet of a crypto payment; null on other kinds. */
                                     wallet_id: string | null;
                                     source_currency: string | null;
                                     target_currency: string | null;
+                                    /** @description Units of target currency per unit of source currency, as a decimal string, on a conversion. */
                                     exchange_rate: string | null;
+                                    /** @description The RFQ quote a conversion executed. */
                                     quote_id: string | null;
+                                    /** @description The payment this one answers: the charge of a refund, the cash-in of a MED return. */
                                     related_payment_id: string | null;
                                     expires_at: string | null;
                                     completed_at: string | null;
                                     failed_at: string | null;
-                                    /** Format: date-time */
+                                    /**
+                                     * Format: date-time
+                                     * @description When the payment was created.
+                                     */
                                     created_at: string;
-                                    /** Format: date-time */
+                                    /**
+                                     * Format: date-time
+                                     * @description When the payment last changed.
+                                     */
                                     updated_at: string;
                                     /** Format: uuid */
                                     payment_link_id: string;
@@ -12007,6 +17605,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -12025,6 +17624,7 @@ export interface paths {
                                 id: string;
                                 /** Format: uuid */
                                 workspace_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /** Format: uuid */
                                 party_id: string;
@@ -12057,6 +17657,7 @@ export interface paths {
                                 expires_at: string | null;
                                 /** Format: date-time */
                                 created_at: string;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -12126,6 +17727,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -12167,6 +17769,7 @@ export interface paths {
                                 id: string;
                                 /** Format: uuid */
                                 workspace_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /** Format: uuid */
                                 party_id: string;
@@ -12199,6 +17802,7 @@ export interface paths {
                                 expires_at: string | null;
                                 /** Format: date-time */
                                 created_at: string;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -12270,6 +17874,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -12354,6 +17959,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -12535,7 +18141,10 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @example 1050 */
+                        /**
+                         * @description The amount in minor units, as a string of digits ("1050" is R$ 10.50).
+                         * @example 1050
+                         */
                         amount_minor?: string;
                         payer: {
                             name: string;
@@ -12730,7 +18339,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description How many to answer, 1 to 100. */
                     limit?: number;
+                    /** @description The id of the last item of the previous page: the page after it. */
                     cursor?: string;
                     /** @description Only this party’s subscriptions. */
                     party_id?: string;
@@ -12797,6 +18408,7 @@ export interface paths {
                                  * @description The workspace it belongs to.
                                  */
                                 workspace_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * Format: uuid
@@ -12845,6 +18457,7 @@ export interface paths {
                                 next_due_date: string | null;
                                 /** @description Cycles paid so far. */
                                 cycles_paid: number;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -13276,6 +18889,7 @@ export interface paths {
                                  * @description The workspace it belongs to.
                                  */
                                 workspace_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * Format: uuid
@@ -13324,6 +18938,7 @@ export interface paths {
                                 next_due_date: string | null;
                                 /** @description Cycles paid so far. */
                                 cycles_paid: number;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -13632,6 +19247,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -13717,6 +19333,7 @@ export interface paths {
                                  * @description The workspace it belongs to.
                                  */
                                 workspace_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * Format: uuid
@@ -13765,6 +19382,7 @@ export interface paths {
                                 next_due_date: string | null;
                                 /** @description Cycles paid so far. */
                                 cycles_paid: number;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -14056,6 +19674,7 @@ export interface paths {
                 path: {
                     /** @description sandbox or live; test is an alias of sandbox */
                     env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -14141,6 +19760,7 @@ export interface paths {
                                  * @description The workspace it belongs to.
                                  */
                                 workspace_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * Format: uuid
@@ -14189,6 +19809,7 @@ export interface paths {
                                 next_due_date: string | null;
                                 /** @description Cycles paid so far. */
                                 cycles_paid: number;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -14526,6 +20147,7 @@ export interface paths {
                 path: {
                     /** @description sandbox only; test is its alias */
                     env: "sandbox" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -14624,6 +20246,7 @@ export interface paths {
                                  * @description The workspace it belongs to.
                                  */
                                 workspace_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * Format: uuid
@@ -14672,6 +20295,7 @@ export interface paths {
                                 next_due_date: string | null;
                                 /** @description Cycles paid so far. */
                                 cycles_paid: number;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -15009,6 +20633,7 @@ export interface paths {
                 path: {
                     /** @description sandbox only; test is its alias */
                     env: "sandbox" | "test";
+                    /** @description The id of the record. */
                     id: string;
                 };
                 cookie?: never;
@@ -15107,6 +20732,7 @@ export interface paths {
                                  * @description The workspace it belongs to.
                                  */
                                 workspace_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
                                 /**
                                  * Format: uuid
@@ -15155,6 +20781,7 @@ export interface paths {
                                 next_due_date: string | null;
                                 /** @description Cycles paid so far. */
                                 cycles_paid: number;
+                                /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
@@ -15353,6 +20980,328 @@ export interface paths {
                              * @enum {string}
                              */
                             error: "invalid_state";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/simulate/subscriptions/run-cycles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox only: run the subscription cycle task now for this workspace, on its test clock
+         * @description The worker runs it every minute; after POST /v1/sandbox/test-clock/advance, call this to see at once every cycle whose day has come on the sandbox clock: charges scheduled 5 days before their due date, payments attempted on it, retries, subscriptions completed.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the write safe to retry: the same key and body replay the stored response (Idempotency-Replayed: true); another body is 409 idempotency_key_reuse. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description sandbox only; test is its alias */
+                    env: "sandbox" | "test";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "steps": 24
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description What the cycle task did for this workspace. */
+                            data: {
+                                /** @description Cycle steps taken: charges scheduled, payments attempted, subscriptions ended. */
+                                steps: number;
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
