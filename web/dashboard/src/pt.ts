@@ -105,6 +105,17 @@ export const PT: Record<string, string> = {
   pending: 'pendente',
   locked: 'bloqueado',
   trading: 'em negociação',
+  'Last 14 days': 'Últimos 14 dias',
+  'Money in and out per day': 'Entradas e saídas por dia',
+  In: 'Entradas',
+  Out: 'Saídas',
+  'Fees per day': 'Tarifas por dia',
+  Fees: 'Tarifas',
+  'Available balance at the end of each day': 'Saldo disponível ao fim de cada dia',
+  'total {amount}': 'total {amount}',
+  'The same numbers are in the table below.': 'Os mesmos números estão na tabela abaixo.',
+  'Show as a table': 'Ver como tabela',
+  Day: 'Dia',
   // Security
   'Two-factor authentication': 'Autenticação em dois fatores',
   'Two-factor authentication is on. Log in and crypto sends ask for a code from your app.':

@@ -2,6 +2,7 @@ import { Empty, Money, Page, TableScroll, useLoad } from '../components.tsx';
 import { t } from '../i18n.ts';
 import { href, onLinkClick } from '../router.ts';
 import type { Balance, Customers, Workspace } from '../schema.ts';
+import { DailyCharts } from './daily-charts.tsx';
 import type { PageProps } from './types.ts';
 
 const KINDS = ['available', 'pending', 'locked', 'trading'] as const;
@@ -56,6 +57,7 @@ export function Overview({ env }: PageProps) {
           </tbody>
         </table>
       </TableScroll>
+      <DailyCharts />
       {balances.data && allZero && (
         <Empty>
           {env === 'sandbox' ? (
