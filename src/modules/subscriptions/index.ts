@@ -1,6 +1,7 @@
 import { defineModule } from '../../platform/module.ts';
 import simulateAuthorise from './routes/simulate-authorise.ts';
 import simulateFailPayments from './routes/simulate-fail-payments.ts';
+import simulateRunCycles from './routes/simulate-run-cycles.ts';
 import cancelSubscription from './routes/subscriptions-cancel.ts';
 import createSubscription from './routes/subscriptions-create.ts';
 import getSubscription from './routes/subscriptions-get.ts';
@@ -19,6 +20,7 @@ export default defineModule({
     cancelSubscription,
     simulateAuthorise,
     simulateFailPayments,
+    simulateRunCycles,
   ],
   tasks: [subscriptionCycles],
 });

@@ -93,6 +93,13 @@ export async function runSubscriptionCycles(
   return handled;
 }
 
+/** The sandbox cycles of one workspace, run now (the simulator's run-cycles). */
+export async function runWorkspaceCycles(deps: Deps, caller: { workspaceId: string }) {
+  return {
+    steps: await runSubscriptionCycles(deps, { environment: 'sandbox', workspaceId: caller.workspaceId }),
+  };
+}
+
 export const subscriptionCycles: BackgroundTask = {
   name: 'subscription-cycles',
   intervalMs: 60_000,
