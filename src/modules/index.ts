@@ -4,6 +4,7 @@ import audit from './audit/index.ts';
 import balances from './balances/index.ts';
 import crypto from './crypto/index.ts';
 import dashboard from './dashboard/index.ts';
+import disputes from './disputes/index.ts';
 import events from './events/index.ts';
 import guides from './guides/index.ts';
 import health from './health/index.ts';
@@ -38,6 +39,7 @@ export const MODULES: readonly ModuleManifest[] = [
   rfq,
   wallets,
   crypto,
+  disputes,
   links,
   subscriptions,
   verify,

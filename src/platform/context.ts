@@ -62,6 +62,7 @@ export type RecordKind =
   | 'wallet'
   | 'payment_link'
   | 'unassigned_pix'
+  | 'dispute'
   | 'subscription';
 
 /** One registered route, as the shared auth and OpenAPI tests see it. */

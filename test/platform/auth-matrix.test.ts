@@ -95,6 +95,8 @@ async function makeRecords(of: Owner, key: string, into: Record<RecordKind, stri
   into.unassigned_pix = await ok(
     await api.post('/v1/sandbox/simulate/pix/unassigned', { amount_minor: '1000' }),
   );
+  const disputed = await ok(await api.post('/v1/sandbox/simulate/pix/cash-in', { amount_minor: '1000' }));
+  into.dispute = await ok(await api.post(`/v1/sandbox/simulate/payments/${disputed}/dispute`, {}));
   into.quote = await ok(
     await api.post('/v1/sandbox/rfq/quote', {
       base_currency: 'BRL',

@@ -70,6 +70,7 @@ const TABLE_WRITERS: Record<string, string[]> = {
   subscription_cycles: ['modules/subscriptions'],
   reconciliation_runs: ['modules/pix'],
   reconciliation_findings: ['modules/pix'],
+  disputes: ['modules/disputes'],
   ledger_accounts: ['ledger'],
   ledger_balances: ['ledger'],
   ledger_journals: ['ledger'],
@@ -123,6 +124,8 @@ const TABLE_READERS: Record<string, string[]> = {
   // PIX rail finds its own payments by their PIX columns (txid, expiry, the refunds a charge has had);
   // every change to them still goes through the payments service (the write check holds it).
   payments: ['modules/verify', 'modules/links/repo.ts', 'modules/pix'],
+  // verify checks that each dispute's journals hold what the dispute says it holds.
+  disputes: ['modules/verify'],
   // The scrape-time gauges: jobs due and parked, deliveries due, items set aside and still open.
   jobs: ['platform/metrics.ts'],
   set_aside_items: ['platform/metrics.ts'],

@@ -61,3 +61,7 @@ export default defineModule({
   ],
   commands: [reconcileCommand],
 });
+
+/** What the disputes module asks of the PIX rail: the MED return flow and its cash-ins by end-to-end id. */
+export { applyMedReturn, type MedNatureza } from './med-returns.ts';
+export { cashInsNamed } from './reconciliation/repo.ts';

@@ -8,6 +8,7 @@ import type { Ctx } from '../../platform/request-context.ts';
 import { assertMayMoveMoney } from '../parties/service.ts';
 import type { PaymentView } from '../payments/schemas.ts';
 import { createPayment } from '../payments/service.ts';
+import { explainDisputeHolds } from '../disputes/service.ts';
 import { recoverPartyDebt } from '../pix/service.ts';
 import { fillPrice, quoteScope, quoteStatus, quoteView } from './quotes.ts';
 import { findQuoteRow, markExecuted, type QuoteRow } from './repo.ts';
@@ -59,14 +60,17 @@ export async function executeQuote(tx: Tx, ctx: Ctx, input: ExecuteInput): Promi
   await assertMayMoveMoney(tx, workspaceId, partyId);
   const at = ctx.deps.clock.now();
   const paymentId = newId();
-  await postJournal(tx, {
-    workspaceId,
-    environment,
-    referenceType: 'payment',
-    referenceId: paymentId,
-    at,
-    postings: settlementPostings(quote),
-  });
+  // BRL an open dispute holds sits in locked: the refusal says so, not only that available is short.
+  await explainDisputeHolds(tx, { workspaceId, environment, partyId }, () =>
+    postJournal(tx, {
+      workspaceId,
+      environment,
+      referenceType: 'payment',
+      referenceId: paymentId,
+      at,
+      postings: settlementPostings(quote),
+    }),
+  );
   // BRL bought is a credit like any other: what the party owes of MED returns is paid from it first.
   if (quote.quote_currency === 'BRL')
     await recoverPartyDebt(tx, ctx.deps, { workspaceId, environment, partyId });

@@ -5,6 +5,7 @@
 import type { Queryable } from '../../db/types.ts';
 import { PAYMENT_STATUSES, type PaymentKind, type PaymentStatus } from '../payments/schemas.ts';
 import { PAYMENT_TRANSITIONS } from '../payments/service.ts';
+import { DISPUTE_INVARIANTS } from './disputes.ts';
 
 export interface Finding {
   subject: string;
@@ -59,7 +60,9 @@ export const INVARIANTS: Record<string, string> = {
              WHERE x.id::text = j.reference_id AND x.workspace_id = j.workspace_id AND x.environment = j.environment)
     UNION ALL
     SELECT j.id, 'journal of ' || j.reference_type || ' ' || j.reference_id || ' without its payment'
-      FROM ledger_journals j WHERE j.reference_type NOT IN ('payment', 'reclassification')`,
+      FROM ledger_journals j WHERE j.reference_type NOT IN ('payment', 'reclassification', 'dispute')`,
+  // A dispute's hold journals: disputes.ts.
+  ...DISPUTE_INVARIANTS,
   idempotency_key_reuse: `SELECT x.workspace_id || '/' || x.environment || '/' || x.idempotency_key AS subject,
             count(*) || ' payments: ' || string_agg(x.id::text, ' ' ORDER BY x.id) AS detail
       FROM payments x WHERE x.idempotency_key IS NOT NULL

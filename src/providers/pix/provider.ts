@@ -47,6 +47,10 @@ export interface PixProvider {
   listReceived?(window: { from: Date; to: Date }): Promise<ReceivedPix[]>;
   /** Tells the PSP where to send its notifications; idempotent (PSPs that notify). */
   registerWebhook?(): Promise<void>;
+  /** The MED infraction notices on PIX we received, opened or changed in [from, to) (PSPs with a MED API). */
+  listInfractions?(window: { from: Date; to: Date }): Promise<Infraction[]>;
+  /** Sends the receiver's defense of an infraction (contests it); a refusal or an outage throws. */
+  submitDefense?(input: { infractionId: string; text: string; evidence: readonly string[] }): Promise<void>;
   /** Pix Automático recurrences and their charges (PSPs that offer it: bcb/pix-automatico.ts). */
   readonly automatic?: PixAutomaticApi;
 }
@@ -92,6 +96,22 @@ export interface PixAutomaticApi {
     description?: string | null;
   }): Promise<RecurringChargeState>;
   getRecurringCharge(txid: string): Promise<RecurringChargeState | undefined>;
+}
+
+/**
+ * A MED infraction notice on a PIX we received, as the PSP reports it: the payer's bank disputes it
+ * through the BCB's DICT, and the receiving PSP tells its client (the merchant-facing side is the PSP's
+ * own API). `accepted` ends in a return of the money, `rejected` and `cancelled` leave it.
+ */
+export interface Infraction {
+  id: string;
+  endToEndId: string;
+  amountMinor: bigint | undefined;
+  status: 'open' | 'under_review' | 'accepted' | 'rejected' | 'cancelled';
+  reason: string;
+  openedAt: Date | undefined;
+  /** The last moment the PSP takes a defense, when it says. */
+  deadlineAt: Date | undefined;
 }
 
 export interface TransferQuery {

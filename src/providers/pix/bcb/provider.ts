@@ -1,8 +1,9 @@
 import type { Clock } from '../../../platform/environment.ts';
 import { AppError } from '../../../platform/errors.ts';
 import type { BcbSettings } from '../config.ts';
+import { EfiInfractions } from '../efi/infractions.ts';
 import { EfiPayouts } from '../efi/payouts.ts';
-import type { ChargeState, PixProvider, ProviderTransfer, TransferQuery } from '../provider.ts';
+import type { ChargeState, Infraction, PixProvider, ProviderTransfer, TransferQuery } from '../provider.ts';
 import { pspIdOf } from '../psp-id.ts';
 import { ApiPix, type Cob } from './api-pix.ts';
 import { CobvApi } from './api-pix-cobv.ts';
@@ -24,6 +25,7 @@ export class BcbPixProvider implements PixProvider {
   readonly name = 'bcb';
   private readonly api: ApiPix;
   private readonly payouts: EfiPayouts;
+  private readonly infractions: EfiInfractions;
   readonly dueCharges: CobvApi;
   readonly automatic: PixAutomatico;
 
@@ -34,6 +36,7 @@ export class BcbPixProvider implements PixProvider {
     const http = new MtlsClient(settings, () => clock.now().getTime());
     this.api = new ApiPix(http, settings);
     this.payouts = new EfiPayouts(http, settings);
+    this.infractions = new EfiInfractions(http, settings);
     this.dueCharges = new CobvApi(http, settings);
     this.automatic = new PixAutomatico(http, settings.baseUrl);
   }
@@ -103,5 +106,20 @@ export class BcbPixProvider implements PixProvider {
 
   registerWebhook(): Promise<void> {
     return this.api.registerWebhook();
+  }
+
+  listInfractions(window: { from: Date; to: Date }): Promise<Infraction[]> {
+    return this.infractions.list(window);
+  }
+
+  async submitDefense(input: { infractionId: string; text: string; evidence: readonly string[] }) {
+    try {
+      await this.infractions.defend(input);
+    } catch (error) {
+      // A refusal is the PSP's word on this defense (closed, past its deadline): the merchant's to read.
+      if (error instanceof PspRejected)
+        throw new AppError('invalid_state', `The PIX provider refused the defense: ${error.message}.`);
+      throw error;
+    }
   }
 }

@@ -1,0 +1,98 @@
+/**
+ * Live: the PSP's MED infraction list, polled (Efí GET /v2/gn/infracoes, src/providers/pix/efi/
+ * infractions.ts). An infraction on one of our cash-ins opens its dispute (holding the amount); once
+ * the PSP decides, the dispute closes: accepted → returned (the MED devoluções the PSP shows on the PIX
+ * are applied under their own ids, so the PIX module's polls find them applied), rejected or cancelled
+ * → rejected. An infraction on a PIX that is none of our cash-ins is left alone.
+ */
+import type { Deps } from '../../platform/context.ts';
+import { eachApart, SetAsideError } from '../../platform/set-aside.ts';
+import type { BackgroundTask } from '../../platform/tasks.ts';
+import type { Infraction, PixProvider } from '../../providers/pix/provider.ts';
+import { cashInsNamed, type MedNatureza } from '../pix/index.ts';
+import { closeDispute, type PspMedReturn } from './close.ts';
+import { openDispute } from './open.ts';
+import { findByInfraction } from './repo.ts';
+
+/** How far back the poll asks: a MED analysis runs for days, its decision may come weeks later. */
+export const INFRACTION_WINDOW_MS = 60 * 24 * 3600_000;
+export const INFRACTION_POLL = 'dispute-infraction-poll';
+const MED = new Set(['MED_OPERACIONAL', 'MED_FRAUDE', 'MED_PIX_AUTOMATICO']);
+
+/** The MED devoluções the PSP completed on the PIX, read outside any transaction. */
+async function pspReturnsOf(provider: PixProvider, endToEndId: string): Promise<PspMedReturn[]> {
+  const pix = await provider.getReceivedPix?.(endToEndId);
+  return (pix?.returns ?? [])
+    .filter((r) => MED.has(r.natureza) && r.status === 'completed' && r.amountMinor !== undefined)
+    .map((r) => ({
+      returnId: r.id,
+      rtrId: r.rtrId ?? null,
+      amountMinor: r.amountMinor!,
+      natureza: r.natureza as MedNatureza,
+    }));
+}
+
+async function applyInfraction(deps: Deps, provider: PixProvider, infraction: Infraction): Promise<boolean> {
+  const [cashIn] = await cashInsNamed(deps.db, 'live', [infraction.endToEndId], []);
+  if (!cashIn) return false;
+  const scope = { workspaceId: cashIn.workspace_id, environment: 'live' as const };
+  const known = await findByInfraction(deps.db, scope, infraction.id);
+  const decided =
+    infraction.status === 'accepted' || infraction.status === 'rejected' || infraction.status === 'cancelled';
+  if (known && (known.status === 'closed_returned' || known.status === 'closed_rejected')) return false;
+  if (
+    !known &&
+    infraction.status !== 'open' &&
+    infraction.status !== 'under_review' &&
+    infraction.status !== 'accepted'
+  )
+    return false;
+  const pspReturns =
+    infraction.status === 'accepted' ? await pspReturnsOf(provider, infraction.endToEndId) : [];
+  return deps.db.transaction(async (tx) => {
+    const at = deps.clock.now();
+    const { row, created } = await openDispute(tx, deps, scope, {
+      paymentId: cashIn.id,
+      infractionId: infraction.id,
+      reason: infraction.reason,
+      amountMinor: infraction.amountMinor,
+      openedAt: infraction.openedAt ?? at,
+      deadlineAt: infraction.deadlineAt,
+    });
+    if (!decided) return created;
+    const outcome = infraction.status === 'accepted' ? 'returned' : 'rejected';
+    const { closed } = await closeDispute(tx, deps, scope, { disputeId: row.id, outcome, at, pspReturns });
+    return created || closed;
+  });
+}
+
+/** One poll of the live PSP's infractions; returns how many disputes it opened or closed. */
+export async function pollLiveInfractions(deps: Deps): Promise<number> {
+  if (!deps.providers.has('pix', 'live')) return 0;
+  const provider = deps.providers.get('pix', 'live');
+  if (!provider.listInfractions) return 0;
+  const to = deps.clock.now();
+  const infractions = await provider.listInfractions({
+    from: new Date(to.getTime() - INFRACTION_WINDOW_MS),
+    to,
+  });
+  let changed = 0;
+  const failures = await eachApart(
+    deps.db,
+    INFRACTION_POLL,
+    infractions,
+    (infraction) => ({ key: infraction.id, environment: 'live', payload: infraction }),
+    async (infraction) => {
+      if (await applyInfraction(deps, provider, infraction)) changed++;
+    },
+    () => deps.clock.now(),
+  );
+  if (failures.length > 0) throw new SetAsideError(INFRACTION_POLL, failures);
+  return changed;
+}
+
+export const liveInfractionPoll: BackgroundTask = {
+  name: INFRACTION_POLL,
+  intervalMs: 60_000,
+  run: pollLiveInfractions,
+};
