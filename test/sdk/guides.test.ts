@@ -1,11 +1,20 @@
-import { mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ListeningWorld, startListeningWorld } from '../support/listening-world.ts';
 import { WebhookReceiver } from '../support/webhook-receiver.ts';
-import { builtSdk } from './pack.ts';
-import { blocksOf, guideFiles, hasCommand, projectDir, ROOT, RUNNABLE, runBlock } from './snippets.ts';
+import { builtSdk, packSdk, run } from './pack.ts';
+import {
+  type Block,
+  blocksOf,
+  guideFiles,
+  hasCommand,
+  projectDir,
+  ROOT,
+  RUNNABLE,
+  runBlock,
+} from './snippets.ts';
 
 // CI provides go (.ci/run installs it); on a machine without it the Go blocks are skipped, not passed.
 const GO = hasCommand('go');
@@ -62,6 +71,8 @@ async function guideEnv(guide: string): Promise<Record<string, string>> {
   };
 }
 
+const QUICKSTART = 'quickstart.md';
+
 describe('guides', () => {
   it('import @lastro/sdk built from the current sources for this run, not packages/sdk/dist', () => {
     const dir = projectDir(mkdtempSync(path.join(tmpdir(), 'lastro-guide-sdk-')), sdk);
@@ -82,7 +93,8 @@ describe('guides', () => {
     expect(shownOnly.length).toBeLessThanOrEqual(6);
   });
 
-  for (const guide of guideFiles()) {
+  // The quick start is run as a newcomer runs it, below: not in the harness's prepared folder.
+  for (const guide of guideFiles().filter((name) => name !== QUICKSTART)) {
     const blocks = blocksOf(guide).filter((block) => block.run);
     it.skipIf(blocks.length === 0)(`${guide}: every block runs`, { timeout: 600_000 }, async () => {
       const dir = projectDir(
@@ -111,4 +123,67 @@ describe('guides', () => {
       }
     });
   }
+});
+
+/** The one block of the quick start whose code matches. */
+function quickstartBlock(matches: (block: Block) => boolean): Block {
+  const found = blocksOf(QUICKSTART).filter(matches);
+  expect(found, 'one such block in the quick start').toHaveLength(1);
+  return found[0]!;
+}
+
+describe('the quick start, as a newcomer runs it', () => {
+  // A newcomer's machine: their own home, npm's cache kept (it only saves downloads).
+  const newcomer = (home: string) => ({
+    HOME: home,
+    LASTRO_URL: server.baseUrl,
+    npm_config_cache: path.join(homedir(), '.npm'),
+  });
+
+  it('TypeScript: the documented commands in an empty folder, then the pasted file with npx tsx', async () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'lastro-newcomer-'));
+    dirs.push(home);
+    const install = quickstartBlock((block) => block.code.includes('npm init -y'));
+    const code = quickstartBlock((block) => block.language === 'ts');
+    const start = quickstartBlock((block) => block.code.trim() === 'npx tsx quickstart.ts');
+    // `npm pack` in packages/sdk would build into the repository's dist/: the same pack, made apart.
+    const packed = await packSdk(home);
+    const documented = /\/tmp\/(lastro-sdk-\S+\.tgz)/.exec(install.code)?.[1];
+    expect(path.basename(packed.tarball), 'the tarball the guide names').toBe(documented);
+    const commands = install.code
+      .split('\n')
+      .filter((line) => !line.includes('npm pack'))
+      .join('\n')
+      .replaceAll(`/tmp/${documented}`, packed.tarball);
+    const installed = await run('bash', ['-euo', 'pipefail', '-c', commands], home, newcomer(home));
+    expect(installed.status, installed.output).toBe(0);
+
+    const folder = path.join(home, 'lastro-quickstart');
+    expect(JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')).type).toBe('module');
+    writeFileSync(path.join(folder, 'quickstart.ts'), code.code);
+    const ran = await run('bash', ['-euo', 'pipefail', '-c', start.code], folder, newcomer(home));
+    expect(ran.status, ran.output).toBe(0);
+    expect(ran.output).toMatch(/^cash-in \S+: completed R\$ 100,00$/m);
+    // With an API key the payout goes to the settlement key, whatever pix_key said.
+    expect(ran.output).toMatch(/^payout \S+: \S+ R\$ 25,00 to financeiro@ana\.com\.br$/m);
+    expect(ran.output).toMatch(/^webhook verified: payment\.completed for payout \S+ \(completed\)$/m);
+    expect(ran.output).toMatch(/^available: R\$ 74,00$/m);
+  }, 400_000);
+
+  it('curl: the README\'s "First call" as written, in bash, in an empty folder', async () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## First call'));
+    const code = /```sh\n([\s\S]*?)\n```/.exec(section)?.[1];
+    expect(code).toBeDefined();
+    const home = mkdtempSync(path.join(tmpdir(), 'lastro-newcomer-curl-'));
+    dirs.push(home);
+    // What the variables hold afterwards, for the guides that read them.
+    const exported = 'echo; echo "exported: $LASTRO_URL $LASTRO_SESSION $LASTRO_WORKSPACE $LASTRO_KEY"';
+    const ran = await run('bash', ['-euo', 'pipefail', '-c', `${code}\n${exported}`], home, newcomer(home));
+    expect(ran.status, ran.output).toBe(0);
+    expect(ran.output).toContain('"action":"api_key.created"');
+    expect(ran.output).toMatch(
+      new RegExp(`^exported: ${server.baseUrl} lastro_sess_\\S+ [0-9a-f-]{36} lastro_test_sk_\\S+$`, 'm'),
+    );
+  }, 120_000);
 });

@@ -55,7 +55,7 @@ it('installs from npm pack and runs the quick start against the server', { timeo
   const [quickstart] = blocksOf('quickstart.md').filter((block) => block.run && block.language === 'ts');
   const outcome = await runBlock(quickstart!, project, { LASTRO_URL: server.baseUrl });
   expect(outcome.code, outcome.output).toBe(0);
-  expect(outcome.output).toMatch(/cash-in \S+: completed R\$ 10000/);
+  expect(outcome.output).toMatch(/cash-in \S+: completed R\$ 100,00/);
   expect(outcome.output).toMatch(/webhook verified: payment.completed for payout (\S+) \(completed\)/);
-  expect(outcome.output).toContain('available: R$ 7400 (minor units)');
+  expect(outcome.output).toContain('available: R$ 74,00');
 });
