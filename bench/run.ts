@@ -1,11 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { httpBench } from './parts/http.ts';
 import { ledgerBench } from './parts/ledger.ts';
+import { processesBench } from './parts/processes.ts';
 import { webhooksPart } from './parts/webhooks.ts';
 import { type BenchPart, type BenchRow, printTable } from './table.ts';
 
 /** Every benchmark part; each issue that measures something adds its part here. */
-const PARTS: BenchPart[] = [webhooksPart, ledgerBench, httpBench];
+const PARTS: BenchPart[] = [webhooksPart, ledgerBench, httpBench, processesBench];
 
 const args = process.argv.slice(2);
 const jsonIndex = args.indexOf('--json');

@@ -37,7 +37,7 @@ const WORKSPACES = 32;
 const AMOUNT = 100n;
 const FUNDING = 999_999_999_999n;
 
-interface Merchant {
+export interface Merchant {
   workspaceId: string;
   auth: Record<string, string>;
 }
@@ -47,6 +47,38 @@ const SCENARIOS = [
   { id: 'payout-spread', title: `payouts over HTTP, spread over ${WORKSPACES} workspaces` },
   { id: 'cash-in-spread', title: `sandbox cash-ins over HTTP, spread over ${WORKSPACES} workspaces` },
 ] as const;
+
+type Call = (
+  method: 'POST' | 'PUT',
+  url: string,
+  payload: object,
+  headers?: Record<string, string>,
+) => Promise<any>;
+
+/** Signs up WORKSPACES merchants through `call`, each with a sandbox key, funds and a settlement key. */
+export async function setUpMerchants(call: Call, tag: string): Promise<Merchant[]> {
+  const merchants: Merchant[] = [];
+  for (let i = 0; i < WORKSPACES; i++) {
+    const signup = await call('POST', '/v1/auth/signup', {
+      email: `bench-${tag}-${i}@example.com`,
+      password: 'correct horse battery staple',
+      workspace_name: `Bench ${i}`,
+    });
+    const workspaceId: string = signup.workspace.id;
+    const session = { authorization: `Bearer ${signup.session_token}`, 'x-workspace-id': workspaceId };
+    const key = await call('POST', '/v1/sandbox/api-keys', { name: 'bench' }, session);
+    const auth = { authorization: `Bearer ${key.secret}`, 'x-workspace-id': workspaceId };
+    await call('POST', '/v1/sandbox/simulate/pix/cash-in', { amount_minor: String(FUNDING) }, auth);
+    const settlement = {
+      pix_key: 'tesouraria@bench.com.br',
+      holder_name: 'Bench Ltda',
+      holder_document: '11222333000181',
+    };
+    await call('PUT', '/v1/sandbox/settlement-key', settlement, session);
+    merchants.push({ workspaceId, auth });
+  }
+  return merchants;
+}
 
 async function serve(db: Database, groupCommitLanes?: string) {
   await migrate(db);
@@ -59,48 +91,28 @@ async function serve(db: Database, groupCommitLanes?: string) {
   const deps = createDeps(config, db, { masterKey: randomBytes(32).toString('hex') });
   const app = await buildApp(deps, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
-  const inject = async (method: 'POST' | 'PUT', url: string, payload: object, headers = {}) => {
+  const merchants = await setUpMerchants(async (method, url, payload, headers = {}) => {
     const res = await app.inject({ method, url, payload, headers });
     if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
     return res.json().data;
-  };
-  const merchants: Merchant[] = [];
-  for (let i = 0; i < WORKSPACES; i++) {
-    const signup = await inject('POST', '/v1/auth/signup', {
-      email: `bench-${process.pid}-${i}@example.com`,
-      password: 'correct horse battery staple',
-      workspace_name: `Bench ${i}`,
-    });
-    const workspaceId: string = signup.workspace.id;
-    const session = { authorization: `Bearer ${signup.session_token}`, 'x-workspace-id': workspaceId };
-    const key = await inject('POST', '/v1/sandbox/api-keys', { name: 'bench' }, session);
-    const auth = { authorization: `Bearer ${key.secret}`, 'x-workspace-id': workspaceId };
-    await inject('POST', '/v1/sandbox/simulate/pix/cash-in', { amount_minor: String(FUNDING) }, auth);
-    const settlement = {
-      pix_key: 'tesouraria@bench.com.br',
-      holder_name: 'Bench Ltda',
-      holder_document: '11222333000181',
-    };
-    await inject('PUT', '/v1/sandbox/settlement-key', settlement, session);
-    merchants.push({ workspaceId, auth });
-  }
+  }, String(process.pid));
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   return { url, merchants, close: () => app.close() };
 }
 
-const payout = (m: Merchant): LoadTarget => ({
+export const payout = (m: Merchant): LoadTarget => ({
   path: '/v1/sandbox/pix/payouts',
   headers: m.auth,
   body: JSON.stringify({ amount_minor: String(AMOUNT), pix_key: '52998224725' }),
 });
-const cashIn = (m: Merchant): LoadTarget => ({
+export const cashIn = (m: Merchant): LoadTarget => ({
   path: '/v1/sandbox/simulate/pix/cash-in',
   headers: m.auth,
   body: JSON.stringify({ amount_minor: String(AMOUNT) }),
 });
 
 /** Whether every workspace's books add up: locked = payouts × (amount + fee), available = cash-ins − that. */
-async function booksAddUp(db: Database): Promise<boolean> {
+export async function booksAddUp(db: Database): Promise<boolean> {
   const { rows } = await db.query<{ bad: number }>(
     `WITH p AS (
        SELECT workspace_id,
