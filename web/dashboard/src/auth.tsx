@@ -31,7 +31,7 @@ export function AuthScreen({ onSignedIn }: { onSignedIn: (session: Session) => v
       } catch (error) {
         if (error instanceof ApiError && error.code === 'otp_required') {
           setNeedsOtp(true);
-          login.fail('otp_code', t('Enter the 6-digit code from your authenticator app.'));
+          login.fail('otp_code', t('Enter the 6-digit code from your authenticator app or a recovery code.'));
           return;
         }
         throw error;
@@ -76,10 +76,9 @@ export function AuthScreen({ onSignedIn }: { onSignedIn: (session: Session) => v
               <Field
                 form={login}
                 name="otp_code"
-                label={t('Authenticator code')}
-                inputMode="numeric"
+                label={t('Authenticator code or recovery code')}
                 autoComplete="one-time-code"
-                hint={t('The 6-digit code your authenticator app shows now.')}
+                hint={t('The 6-digit code your authenticator app shows now, or one of your recovery codes.')}
               />
             )}
           </FormShell>

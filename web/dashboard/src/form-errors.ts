@@ -28,6 +28,7 @@ const ISSUES_PT: [RegExp, string][] = [
   ],
   [/^is wrong or has expired$/, 'está errado ou expirou'],
   [/^has already been used; wait for the next one$/, 'já foi usado; aguarde o próximo'],
+  [/^is wrong or has already been used$/, 'está errado ou já foi usado'],
   [
     /^is not a valid CPF, CNPJ, e-mail, \+55 phone or EVP key$/,
     'não é uma chave CPF, CNPJ, e-mail, telefone +55 ou EVP válida',

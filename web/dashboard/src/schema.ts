@@ -5,15 +5,30 @@
  */
 import type { ItemOf, paths, ResultOf } from '@lastro/sdk';
 
-export type { ErrorCode } from '@lastro/sdk/generated';
+import type { ErrorCode } from '@lastro/sdk/generated';
 
-/** The body of every refusal: `error` is the code, `details` name the fields it concerns. */
-export type ErrorBody = paths['/v1/{env}/payments']['get']['responses']['4XX']['content']['application/json'];
-export type ErrorDetail = NonNullable<ErrorBody['details']>[number];
+export type { ErrorCode };
+
+/**
+ * The body of every refusal: `error` is the code, `details` name the fields it concerns. Written out
+ * rather than taken from one route's responses, whose shape (one per status or one for all) is the
+ * document generator's choice.
+ */
+export interface ErrorDetail {
+  field: string;
+  issue: string;
+}
+export interface ErrorBody {
+  error: ErrorCode;
+  message: string;
+  details?: ErrorDetail[];
+}
 
 export type LoginResult = ResultOf<'/v1/auth/login', 'post'>;
 export type SignupResult = ResultOf<'/v1/auth/signup', 'post'>;
 export type TwoFactorSetup = ResultOf<'/v1/auth/2fa/setup', 'post'>;
+/** Turning 2FA on answers the recovery codes, shown once. */
+export type TwoFactorEnabled = ResultOf<'/v1/auth/2fa/enable', 'post'> & { recovery_codes: string[] };
 export type Workspace = ResultOf<'/v1/{env}/workspace', 'get'>;
 
 export type Balance = ResultOf<'/v1/{env}/balances', 'get'>[number];

@@ -3,8 +3,9 @@ import { useEffect, useState } from 'react';
 import { api } from '../api.ts';
 import { CopyButton, Field, FormShell, Page, useForm, useLoad } from '../components.tsx';
 import { t } from '../i18n.ts';
-import type { TwoFactorSetup, Workspace } from '../schema.ts';
+import type { TwoFactorEnabled, TwoFactorSetup, Workspace } from '../schema.ts';
 import { WorkspaceId } from '../workspace-id.tsx';
+import { RecoveryCodesOnce, RegenerateRecoveryCodes } from './recovery-codes.tsx';
 import type { PageProps } from './types.ts';
 
 /** Two-factor authentication (TOTP: a QR of the otpauth URL, then a code to confirm) and production. */
@@ -13,6 +14,7 @@ export function Security({ session, updateSession, env }: PageProps) {
   const [qr, setQr] = useState<string | null>(null);
   const start = useForm({});
   const confirm = useForm({ otp_code: '' });
+  const [codes, setCodes] = useState<string[] | null>(null);
   useEffect(() => {
     if (setup) void QRCode.toDataURL(setup.otpauth_url, { margin: 1, width: 220 }).then(setQr);
   }, [setup]);
@@ -20,10 +22,14 @@ export function Security({ session, updateSession, env }: PageProps) {
   return (
     <Page title={t('Security')}>
       <h2>{t('Two-factor authentication')}</h2>
+      {codes && <RecoveryCodesOnce codes={codes} email={session.email} onDone={() => setCodes(null)} />}
       {session.twoFactor ? (
-        <p className="success" role="status">
-          {t('Two-factor authentication is on. Log in and crypto sends ask for a code from your app.')}
-        </p>
+        <>
+          <p className="success" role="status">
+            {t('Two-factor authentication is on. Log in and crypto sends ask for a code from your app.')}
+          </p>
+          {!codes && <RegenerateRecoveryCodes onCodes={setCodes} />}
+        </>
       ) : !setup ? (
         <FormShell
           form={start}
@@ -56,7 +62,10 @@ export function Security({ session, updateSession, env }: PageProps) {
             submitLabel={t('Confirm and turn on')}
             onSubmit={() =>
               confirm.submit(async (values) => {
-                await api('POST', '/v1/auth/2fa/enable', { otp_code: values.otp_code.replace(/\s/g, '') });
+                const result = await api<TwoFactorEnabled>('POST', '/v1/auth/2fa/enable', {
+                  otp_code: values.otp_code.replace(/\s/g, ''),
+                });
+                setCodes(result.recovery_codes);
                 updateSession({ ...session, twoFactor: true });
               })
             }
