@@ -4,7 +4,7 @@
  * A block marked `no-run` after its language is shown only (installing, starting the server).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -95,10 +95,24 @@ export function projectDir(dir: string, sdkDir: string): string {
     path.join(ROOT, 'node_modules/standardwebhooks'),
     path.join(dir, 'node_modules/standardwebhooks'),
   );
+  linkBins(dir, sdkDir);
   writeFileSync(
     path.join(dir, 'package.json'),
     JSON.stringify({ name: 'guide', private: true, type: 'module' }),
   );
   writeFileSync(path.join(dir, 'state.sh'), '');
   return dir;
+}
+
+/** The SDK's commands in node_modules/.bin, as npm install links them (so `npx lastro …` runs it, offline). */
+function linkBins(dir: string, sdkDir: string): void {
+  const { bin = {} } = JSON.parse(readFileSync(path.join(sdkDir, 'package.json'), 'utf8')) as {
+    bin?: Record<string, string>;
+  };
+  mkdirSync(path.join(dir, 'node_modules/.bin'), { recursive: true });
+  for (const [name, file] of Object.entries(bin)) {
+    const target = path.join(sdkDir, file);
+    chmodSync(target, 0o755);
+    symlinkSync(target, path.join(dir, 'node_modules/.bin', name));
+  }
 }
