@@ -66,6 +66,14 @@ function exampleGaps(route: RouteEntry): string[] {
     else gaps.push(...invalidExamples('request body', closeBodySchema(body) as Schema, examples));
   }
   const success = successOf(route);
+  // A file or an image (CSV, PNG) is documented by its media types, each with its own example.
+  const media = isSchema(success?.content) ? Object.values(success.content as Schema) : undefined;
+  if (media) {
+    if (!media.every((m) => isSchema(m) && (m.example !== undefined || m.examples !== undefined))) {
+      gaps.push('no example of its file answer (`example` beside each media type of the 2xx content)');
+    }
+    return gaps;
+  }
   const examples = success?.examples as unknown[] | undefined;
   if (!examples?.length)
     gaps.push('no example response (respond(Data, { example }) or `examples` on the 2xx schema)');

@@ -7,7 +7,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness: the process is up and answering */
+        /**
+         * Liveness: the process is up and answering
+         * @description Answers 200 while the process runs, without touching the database: for a liveness probe. Needs no credentials and is not rate limited.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -23,11 +26,189 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "status": "ok"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
-                                /** @enum {string} */
+                                /**
+                                 * @description Always ok: the process answers.
+                                 * @enum {string}
+                                 */
                                 status: "ok";
                             };
+                        };
+                    };
+                };
+                /** @description `invalid_request` (see the errors guide, /docs/guides/errors) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
                         };
                     };
                 };
@@ -67,42 +248,200 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "status": "ready",
+                         *         "checks": {
+                         *           "database": "ok",
+                         *           "migrations": "ok",
+                         *           "workers": "ok"
+                         *         },
+                         *         "pending_migrations": [],
+                         *         "stalled_tasks": []
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
+                                /** @description ready when every check is ok; not_ready (with 503) otherwise. */
                                 status: "ready" | "not_ready";
+                                /** @description Each check and its outcome. */
                                 checks: {
-                                    /** @enum {string} */
+                                    /**
+                                     * @description The database answered.
+                                     * @enum {string}
+                                     */
                                     database: "ok";
+                                    /** @description ok when every migration has run. */
                                     migrations: "ok" | "pending";
+                                    /** @description The background loops of this process: ok when each beat in time. */
                                     workers: "ok" | "stalled" | "not_running";
                                 };
+                                /** @description The names of migrations not run yet. */
                                 pending_migrations: string[];
+                                /** @description The background loops that missed their beat. */
                                 stalled_tasks: string[];
                             };
                         };
                     };
                 };
-                /** @description Default Response */
+                /** @description `invalid_request` (see the errors guide, /docs/guides/errors) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            data: {
-                                status: "ready" | "not_ready";
-                                checks: {
-                                    /** @enum {string} */
-                                    database: "ok";
-                                    migrations: "ok" | "pending";
-                                    workers: "ok" | "stalled" | "not_running";
-                                };
-                                pending_migrations: string[];
-                                stalled_tasks: string[];
-                            };
-                        } | {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -170,17 +509,33 @@ export interface paths {
                                     created_at: string;
                                 };
                                 workspace: {
-                                    /** Format: uuid */
+                                    /**
+                                     * Format: uuid
+                                     * @description The workspace id: send it as X-Workspace-Id.
+                                     */
                                     id: string;
+                                    /** @description The parent workspace of a sub-account; null on a top workspace. */
                                     parent_workspace_id: string | null;
+                                    /** @description The name shown in the dashboard and to payers. */
                                     display_name: string;
+                                    /** @description Whether live keys and /v1/live calls are allowed. */
                                     production_enabled: boolean;
-                                    /** Format: uuid */
+                                    /**
+                                     * Format: uuid
+                                     * @description The workspace's own party: whose balance moves when a call names no party.
+                                     */
                                     default_party_id: string;
+                                    /** @description active, or blocked by an operator. */
                                     status: string;
-                                    /** Format: date-time */
+                                    /**
+                                     * Format: date-time
+                                     * @description When the workspace was created.
+                                     */
                                     created_at: string;
-                                    /** Format: date-time */
+                                    /**
+                                     * Format: date-time
+                                     * @description When the workspace last changed.
+                                     */
                                     updated_at: string;
                                 };
                                 session_token: string;
@@ -1197,7 +1552,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List API keys of this environment, newest first, without secrets */
+        /**
+         * List API keys of this environment, newest first, without secrets
+         * @description The API keys of this environment, revoked ones included, newest first. Secrets are never answered again; last4 tells keys apart.
+         */
         get: {
             parameters: {
                 query?: {
@@ -1221,35 +1579,71 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "id": "0194f3d0-4f5a-7b6c-8d7e-8f9a0b1c2d3e",
+                         *           "workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *           "environment": "sandbox",
+                         *           "name": "billing server",
+                         *           "party_id": null,
+                         *           "last4": "x9Qz",
+                         *           "created_at": "2026-11-20T12:00:00.000Z",
+                         *           "last_used_at": "2026-11-26T02:59:41.000Z",
+                         *           "revoked_at": null,
+                         *           "revoked_reason": null
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The key id (not the secret).
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace the key acts for.
+                                 */
                                 workspace_id: string;
                                 /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
+                                /** @description Your name for the key. */
                                 name: string;
+                                /** @description The one party a party-scoped key may act for; null for a workspace-level key. */
                                 party_id: string | null;
+                                /** @description The last 4 characters of the secret, to tell keys apart. */
                                 last4: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the key was created.
+                                 */
                                 created_at: string;
+                                /** @description When the key last authenticated a call; null if never. */
                                 last_used_at: string | null;
+                                /** @description When the key was revoked; null while it works. */
                                 revoked_at: string | null;
+                                /** @description Why: revoked by the owner, or a live key used on a sandbox path. */
                                 revoked_reason: string | null;
                             }[];
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -1262,15 +1656,210 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -1286,7 +1875,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Create an API key for this environment; the secret is shown once */
+        /**
+         * Create an API key for this environment; the secret is shown once
+         * @description Creates an API key of this environment (sandbox keys for /v1/sandbox, live keys for /v1/live). The secret is in this answer only: store it now. With party_id the key is scoped to that party. Dashboard session only.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -1302,9 +1894,18 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "billing server"
+                     *     }
+                     */
                     "application/json": {
+                        /** @description Your name for the key, 1 to 100 characters. */
                         name: string;
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @description Scope the key to this party (a customer of the workspace): it can act only for it.
+                         */
                         party_id?: string;
                     };
                 };
@@ -1316,21 +1917,53 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "0194f3d0-4f5a-7b6c-8d7e-8f9a0b1c2d3e",
+                         *         "workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *         "environment": "sandbox",
+                         *         "name": "billing server",
+                         *         "party_id": null,
+                         *         "last4": "x9Qz",
+                         *         "created_at": "2026-11-20T12:00:00.000Z",
+                         *         "last_used_at": null,
+                         *         "revoked_at": null,
+                         *         "revoked_reason": null,
+                         *         "secret": "lastro_test_sk_4mN8pQ2rT6vX0zB3dF7hJ1kL5nP9sU2wY6aC0eG4x9Qz"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The key id (not the secret).
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace the key acts for.
+                                 */
                                 workspace_id: string;
                                 /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
+                                /** @description Your name for the key. */
                                 name: string;
+                                /** @description The one party a party-scoped key may act for; null for a workspace-level key. */
                                 party_id: string | null;
+                                /** @description The last 4 characters of the secret, to tell keys apart. */
                                 last4: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the key was created.
+                                 */
                                 created_at: string;
+                                /** @description When the key last authenticated a call; null if never. */
                                 last_used_at: string | null;
+                                /** @description When the key was revoked; null while it works. */
                                 revoked_at: string | null;
+                                /** @description Why: revoked by the owner, or a live key used on a sandbox path. */
                                 revoked_reason: string | null;
                                 /** @description The full key. Shown once: store it now. */
                                 secret: string;
@@ -1338,15 +1971,18 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -1359,15 +1995,234 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -1398,7 +2253,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API key at once */
+        /**
+         * Revoke an API key at once
+         * @description Revokes an API key at once: its next call is 401 api_key_revoked. Answers the key as it is now. Revoking a revoked key answers it unchanged.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -1419,35 +2277,69 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "0194f3d0-4f5a-7b6c-8d7e-8f9a0b1c2d3e",
+                         *         "workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *         "environment": "sandbox",
+                         *         "name": "billing server",
+                         *         "party_id": null,
+                         *         "last4": "x9Qz",
+                         *         "created_at": "2026-11-20T12:00:00.000Z",
+                         *         "last_used_at": "2026-11-26T02:59:41.000Z",
+                         *         "revoked_at": "2026-11-26T03:10:00.000Z",
+                         *         "revoked_reason": "revoked by the owner"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The key id (not the secret).
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace the key acts for.
+                                 */
                                 workspace_id: string;
                                 /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
+                                /** @description Your name for the key. */
                                 name: string;
+                                /** @description The one party a party-scoped key may act for; null for a workspace-level key. */
                                 party_id: string | null;
+                                /** @description The last 4 characters of the secret, to tell keys apart. */
                                 last4: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the key was created.
+                                 */
                                 created_at: string;
+                                /** @description When the key last authenticated a call; null if never. */
                                 last_used_at: string | null;
+                                /** @description When the key was revoked; null while it works. */
                                 revoked_at: string | null;
+                                /** @description Why: revoked by the owner, or a live key used on a sandbox path. */
                                 revoked_reason: string | null;
                             };
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -1460,15 +2352,210 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -1495,7 +2582,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The workspace */
+        /**
+         * The workspace
+         * @description The workspace the session acts on (X-Workspace-Id): its name, whether production is on, and its own party.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -1514,33 +2604,66 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *         "parent_workspace_id": null,
+                         *         "display_name": "Acme Pagamentos",
+                         *         "production_enabled": true,
+                         *         "default_party_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e10",
+                         *         "status": "active",
+                         *         "created_at": "2026-11-01T12:00:00.000Z",
+                         *         "updated_at": "2026-11-20T09:30:00.000Z"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace id: send it as X-Workspace-Id.
+                                 */
                                 id: string;
+                                /** @description The parent workspace of a sub-account; null on a top workspace. */
                                 parent_workspace_id: string | null;
+                                /** @description The name shown in the dashboard and to payers. */
                                 display_name: string;
+                                /** @description Whether live keys and /v1/live calls are allowed. */
                                 production_enabled: boolean;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace's own party: whose balance moves when a call names no party.
+                                 */
                                 default_party_id: string;
+                                /** @description active, or blocked by an operator. */
                                 status: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the workspace was created.
+                                 */
                                 created_at: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the workspace last changed.
+                                 */
                                 updated_at: string;
                             };
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -1553,15 +2676,210 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -1581,7 +2899,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Rename the workspace or turn production (live keys) on or off */
+        /**
+         * Rename the workspace or turn production (live keys) on or off
+         * @description Renames the workspace, or turns production on or off: with production off, live keys and /v1/live calls are refused (403 production_not_enabled). Dashboard session only.
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -1597,8 +2918,15 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "production_enabled": true
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The new name, 1 to 120 characters. */
                         display_name?: string;
+                        /** @description true turns live keys and /v1/live calls on; false turns them off. */
                         production_enabled?: boolean;
                     };
                 };
@@ -1610,33 +2938,66 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *         "parent_workspace_id": null,
+                         *         "display_name": "Acme Pagamentos",
+                         *         "production_enabled": true,
+                         *         "default_party_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e10",
+                         *         "status": "active",
+                         *         "created_at": "2026-11-01T12:00:00.000Z",
+                         *         "updated_at": "2026-11-20T09:30:00.000Z"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace id: send it as X-Workspace-Id.
+                                 */
                                 id: string;
+                                /** @description The parent workspace of a sub-account; null on a top workspace. */
                                 parent_workspace_id: string | null;
+                                /** @description The name shown in the dashboard and to payers. */
                                 display_name: string;
+                                /** @description Whether live keys and /v1/live calls are allowed. */
                                 production_enabled: boolean;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace's own party: whose balance moves when a call names no party.
+                                 */
                                 default_party_id: string;
+                                /** @description active, or blocked by an operator. */
                                 status: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the workspace was created.
+                                 */
                                 created_at: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the workspace last changed.
+                                 */
                                 updated_at: string;
                             };
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -1649,15 +3010,234 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -1681,7 +3261,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Sub-accounts of this workspace, newest first */
+        /**
+         * Sub-accounts of this workspace, newest first
+         * @description The sub-accounts of this workspace, newest first; page with limit and cursor.
+         */
         get: {
             parameters: {
                 query?: {
@@ -1705,22 +3288,56 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "id": "0194f3c0-3e4f-7a5b-8c6d-7e8f9a0b1c2d",
+                         *           "parent_workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *           "display_name": "Loja Centro",
+                         *           "legal_name": "Loja Centro Comercio Ltda",
+                         *           "country": "BR",
+                         *           "created_at": "2026-11-21T10:00:00.000Z",
+                         *           "status": "active",
+                         *           "party_id": "0194f3c0-3e4f-7a5b-8c6d-7e8f9a0b1c2e",
+                         *           "settings": {
+                         *             "region": "sul"
+                         *           }
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The sub-account id: send it as X-Subaccount-Id to act on it.
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description Your workspace, its parent.
+                                 */
                                 parent_workspace_id: string;
+                                /** @description Its name. */
                                 display_name: string;
+                                /** @description Its registered legal name, when given. */
                                 legal_name: string | null;
+                                /** @description Its country, ISO 3166-1 alpha-2, when given. */
                                 country: string | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When it was created.
+                                 */
                                 created_at: string;
                                 /** @description active */
                                 status: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description Its own party: whose balance its payments move.
+                                 */
                                 party_id: string;
-                                /** @description Your own key-value pairs, as you wrote them. */
+                                /** @description Your own key-value settings of the sub-account. */
                                 settings: {
                                     [key: string]: unknown;
                                 };
@@ -1728,15 +3345,18 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -1749,15 +3369,210 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -1792,8 +3607,20 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "display_name": "Loja Centro",
+                     *       "legal_name": "Loja Centro Comercio Ltda",
+                     *       "country": "BR",
+                     *       "settings": {
+                     *         "region": "sul"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /** @description Its name, 1 to 120 characters. */
                         display_name: string;
+                        /** @description Its registered legal name. */
                         legal_name?: string;
                         /** @description ISO 3166-1 alpha-2 */
                         country?: string;
@@ -1811,22 +3638,54 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "0194f3c0-3e4f-7a5b-8c6d-7e8f9a0b1c2d",
+                         *         "parent_workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *         "display_name": "Loja Centro",
+                         *         "legal_name": "Loja Centro Comercio Ltda",
+                         *         "country": "BR",
+                         *         "created_at": "2026-11-21T10:00:00.000Z",
+                         *         "status": "active",
+                         *         "party_id": "0194f3c0-3e4f-7a5b-8c6d-7e8f9a0b1c2e",
+                         *         "settings": {
+                         *           "region": "sul"
+                         *         }
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The sub-account id: send it as X-Subaccount-Id to act on it.
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description Your workspace, its parent.
+                                 */
                                 parent_workspace_id: string;
+                                /** @description Its name. */
                                 display_name: string;
+                                /** @description Its registered legal name, when given. */
                                 legal_name: string | null;
+                                /** @description Its country, ISO 3166-1 alpha-2, when given. */
                                 country: string | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When it was created.
+                                 */
                                 created_at: string;
                                 /** @description active */
                                 status: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description Its own party: whose balance its payments move.
+                                 */
                                 party_id: string;
-                                /** @description Your own key-value pairs, as you wrote them. */
+                                /** @description Your own key-value settings of the sub-account. */
                                 settings: {
                                     [key: string]: unknown;
                                 };
@@ -1834,15 +3693,18 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -1855,15 +3717,258 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `subaccount_depth_exceeded` (see the errors guide, /docs/guides/errors) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "subaccount_depth_exceeded";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -1891,7 +3996,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A sub-account of this workspace */
+        /**
+         * A sub-account of this workspace
+         * @description One sub-account of this workspace by its id; another workspace's is 404.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -1912,22 +4020,54 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "0194f3c0-3e4f-7a5b-8c6d-7e8f9a0b1c2d",
+                         *         "parent_workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *         "display_name": "Loja Centro",
+                         *         "legal_name": "Loja Centro Comercio Ltda",
+                         *         "country": "BR",
+                         *         "created_at": "2026-11-21T10:00:00.000Z",
+                         *         "status": "active",
+                         *         "party_id": "0194f3c0-3e4f-7a5b-8c6d-7e8f9a0b1c2e",
+                         *         "settings": {
+                         *           "region": "sul"
+                         *         }
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The sub-account id: send it as X-Subaccount-Id to act on it.
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description Your workspace, its parent.
+                                 */
                                 parent_workspace_id: string;
+                                /** @description Its name. */
                                 display_name: string;
+                                /** @description Its registered legal name, when given. */
                                 legal_name: string | null;
+                                /** @description Its country, ISO 3166-1 alpha-2, when given. */
                                 country: string | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When it was created.
+                                 */
                                 created_at: string;
                                 /** @description active */
                                 status: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description Its own party: whose balance its payments move.
+                                 */
                                 party_id: string;
-                                /** @description Your own key-value pairs, as you wrote them. */
+                                /** @description Your own key-value settings of the sub-account. */
                                 settings: {
                                     [key: string]: unknown;
                                 };
@@ -1935,15 +4075,18 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -1956,15 +4099,210 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -3363,7 +5701,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Security audit log of the workspace, newest first */
+        /**
+         * Security audit log of the workspace, newest first
+         * @description What was done to the workspace's security, newest first: logins, 2FA changes, API keys created and revoked, settings changed, with who did it and from where. Page with limit and cursor.
+         */
         get: {
             parameters: {
                 query?: {
@@ -3387,38 +5728,81 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "id": "0194f3f0-6b7c-7d8e-9f0a-1b2c3d4e5f6a",
+                         *           "workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *           "environment": "sandbox",
+                         *           "actor_type": "user",
+                         *           "actor_id": "0194f39e-0000-7000-8000-00000000a001",
+                         *           "action": "api_key.created",
+                         *           "target_type": "api_key",
+                         *           "target_id": "0194f3d0-4f5a-7b6c-8d7e-8f9a0b1c2d3e",
+                         *           "ip": "203.0.113.7",
+                         *           "request_id": "0194f3f0-6b7c-7d8e-9f0a-1b2c3d4e5f6b",
+                         *           "metadata": {
+                         *             "name": "billing server"
+                         *           },
+                         *           "created_at": "2026-11-20T12:00:00.000Z"
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The audit event id.
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace it happened in.
+                                 */
                                 workspace_id: string;
+                                /** @description sandbox or live; null for an act of no environment (a login). */
                                 environment: string | null;
+                                /** @description Who acted: user (the owner), api_key or system. */
                                 actor_type: string;
+                                /** @description The id of the user or key that acted. */
                                 actor_id: string | null;
+                                /** @description What was done, e.g. api_key.created, login.succeeded. */
                                 action: string;
+                                /** @description The kind of record acted on. */
                                 target_type: string | null;
+                                /** @description The id of the record acted on. */
                                 target_id: string | null;
+                                /** @description The address the request came from. */
                                 ip: string | null;
+                                /** @description The X-Request-Id of the request that did it. */
                                 request_id: string | null;
+                                /** @description Details of the act. */
                                 metadata: {
                                     [key: string]: unknown;
                                 };
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When it happened.
+                                 */
                                 created_at: string;
                             }[];
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -3431,15 +5815,210 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -3469,10 +6048,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Balances of the workspace parties: one row per party, currency and kind */
+        /**
+         * Balances of the workspace parties: one row per party, currency and kind
+         * @description The balances of the workspace parties (a party-scoped key: its party only), one row per party, currency and kind: available (spendable), pending (awaiting settlement), locked (held for payouts in flight) and trading. Amounts are strings of minor units.
+         */
         get: {
             parameters: {
                 query?: {
+                    /** @description Only the balances of this party. */
                     party_id?: string;
                     /** @description BRL, USDT or USDC */
                     currency?: string;
@@ -3495,8 +6078,22 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "currency": "BRL",
+                         *           "kind": "available",
+                         *           "balance_minor": "742500",
+                         *           "scale": 2,
+                         *           "party_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e10"
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             data: {
+                                /** @description BRL, USDT or USDC. */
                                 currency: string;
                                 /**
                                  * @description available, pending, locked or trading
@@ -3507,7 +6104,10 @@ export interface paths {
                                 balance_minor: string;
                                 /** @description decimal places of the currency */
                                 scale: number;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The party whose balance this is.
+                                 */
                                 party_id: string;
                                 /** @description On the BRL available row of a party that owes: what it owes of MED returns its balance could not cover, in minor units; its next credits pay it first. Absent when it owes nothing. */
                                 owed_minor?: string;
@@ -3515,15 +6115,18 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -3536,15 +6139,210 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -3574,10 +6372,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Alias of GET /v1/{env}/balances */
+        /**
+         * Alias of GET /v1/{env}/balances
+         * @description The balances of the workspace parties (a party-scoped key: its party only), one row per party, currency and kind: available (spendable), pending (awaiting settlement), locked (held for payouts in flight) and trading. Amounts are strings of minor units.
+         */
         get: {
             parameters: {
                 query?: {
+                    /** @description Only the balances of this party. */
                     party_id?: string;
                     /** @description BRL, USDT or USDC */
                     currency?: string;
@@ -3600,8 +6402,22 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "currency": "BRL",
+                         *           "kind": "available",
+                         *           "balance_minor": "742500",
+                         *           "scale": 2,
+                         *           "party_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e10"
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             data: {
+                                /** @description BRL, USDT or USDC. */
                                 currency: string;
                                 /**
                                  * @description available, pending, locked or trading
@@ -3612,7 +6428,10 @@ export interface paths {
                                 balance_minor: string;
                                 /** @description decimal places of the currency */
                                 scale: number;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The party whose balance this is.
+                                 */
                                 party_id: string;
                                 /** @description On the BRL available row of a party that owes: what it owes of MED returns its balance could not cover, in minor units; its next credits pay it first. Absent when it owes nothing. */
                                 owed_minor?: string;
@@ -3620,15 +6439,18 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -3641,15 +6463,210 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -3679,7 +6696,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every ledger line of the workspace parties, newest first; cursor is the id of the last line seen, from is inclusive and to exclusive on posted_at */
+        /**
+         * Every ledger line of the workspace parties, newest first; cursor is the id of the last line seen, from is inclusive and to exclusive on posted_at
+         * @description The ledger lines of the workspace parties (a party-scoped key: its party only), newest first, filtered by time, kind or party: each credit or debit of a balance, with what posted it. Page with limit and cursor (the id of the last line seen).
+         */
         get: {
             parameters: {
                 query?: {
@@ -3691,8 +6711,9 @@ export interface paths {
                     from?: string;
                     /** @description posted_at upper bound, exclusive */
                     to?: string;
-                    /** @description available, pending, locked or trading */
+                    /** @description Only lines of this balance kind. */
                     kind?: "available" | "pending" | "locked" | "trading";
+                    /** @description Only lines of this party. */
                     party_id?: string;
                 };
                 header?: {
@@ -3713,24 +6734,59 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "id": "0194f3e0-5a6b-7c7d-8e8f-9a0b1c2d3e4f",
+                         *           "journal_id": "0194f3e0-5a6b-7c7d-8e8f-9a0b1c2d3e40",
+                         *           "reference_type": "payment",
+                         *           "reference_id": "0194f3a2-7c1e-7b3a-9d2f-4e5a6b7c8d90",
+                         *           "posted_at": "2026-11-26T03:05:12.000Z",
+                         *           "party_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e10",
+                         *           "currency": "BRL",
+                         *           "kind": "available",
+                         *           "scale": 2,
+                         *           "direction": "credit",
+                         *           "amount_minor": "14850"
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The ledger line id.
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The journal entry the line is part of; its lines sum to zero.
+                                 */
                                 journal_id: string;
+                                /** @description What posted it: payment, fee, conversion … */
                                 reference_type: string;
+                                /** @description The id of what posted it (a payment id for a payment). */
                                 reference_id: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When it was posted to the ledger.
+                                 */
                                 posted_at: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The party whose balance the line moves.
+                                 */
                                 party_id: string;
+                                /** @description BRL, USDT or USDC. */
                                 currency: string;
                                 /**
                                  * @description available, pending, locked or trading
                                  * @enum {unknown}
                                  */
                                 kind: "available" | "pending" | "locked" | "trading";
+                                /** @description decimal places of the currency */
                                 scale: number;
                                 /**
                                  * @description from the party's point of view: credit increases its balance
@@ -3743,15 +6799,18 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -3764,15 +6823,210 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -3826,8 +7080,9 @@ export interface paths {
                     timezone?: string;
                     /** @description BRL, USDT or USDC */
                     currency?: string;
-                    /** @description available, pending, locked or trading */
+                    /** @description Only lines of this balance kind. */
                     kind?: "available" | "pending" | "locked" | "trading";
+                    /** @description Only lines of this party. */
                     party_id?: string;
                 };
                 header?: {
@@ -3859,15 +7114,18 @@ export interface paths {
                         "text/csv": string;
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -3880,15 +7138,210 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */

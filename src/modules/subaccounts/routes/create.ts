@@ -1,14 +1,14 @@
 import type { Deps } from '../../../platform/context.ts';
 import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
-import { Subaccount, SubaccountCreateBody } from '../schemas.ts';
+import { SUBACCOUNT_EXAMPLE, Subaccount, SubaccountCreateBody } from '../schemas.ts';
 import { createSubaccount } from '../service.ts';
 
 export default function route(app: App, deps: Deps) {
   app.post(
     '/v1/:env/subaccounts',
     {
-      config: { auth: 'workspace' },
+      config: { auth: 'workspace', errors: ['not_found', 'subaccount_depth_exceeded'] },
       schema: {
         tags: ['subaccounts'],
         summary: 'Create a sub-account: a child workspace with its own default entity party',
@@ -16,7 +16,7 @@ export default function route(app: App, deps: Deps) {
           'One level only: a sub-account asking answers 422 subaccount_depth_exceeded. Emits subaccount.created.',
         params: EnvParams,
         body: SubaccountCreateBody,
-        response: respond(Subaccount),
+        response: respond(Subaccount, { example: SUBACCOUNT_EXAMPLE }),
       },
     },
     async (request) => ({
