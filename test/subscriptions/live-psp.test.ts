@@ -47,7 +47,13 @@ describe('live Pix Automático', () => {
     expect(psp.automatic.cobrs.size).toBe(0);
 
     world.clock.advance(5 * DAY_MS);
+    // The PSP is away when the cycle is sent: the cycle is kept and sent at the next round, once.
+    psp.failNext({ method: 'PUT', path: /^\/v2\/cobr\//, status: 503 });
+    await expect(run()).rejects.toThrow();
+    expect(psp.automatic.cobrs.size).toBe(0);
     await run();
+    await run();
+    expect(psp.automatic.cobrs.size).toBe(1);
     const [cobr] = [...psp.automatic.cobrs.values()];
     expect(cobr).toMatchObject({ idRec: rec!.idRec, dueDate: start, valor: '35.00', status: 'ATIVA' });
     const lead = daysBetween(cobr!.receivedOn, cobr!.dueDate);

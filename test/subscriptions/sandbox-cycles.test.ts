@@ -44,6 +44,21 @@ describe('sandbox subscription cycles', () => {
     expect(payments.every((p: { status: string }) => p.status === 'completed')).toBe(true);
   });
 
+  it('two task runs at once charge and credit each cycle once', async () => {
+    const ws = await world.workspace();
+    const { id, start } = await activeSubscription(ws);
+    await ws.api.post('/v1/sandbox/test-clock/advance', { days: 100 });
+    const scope = { environment: 'sandbox' as const, workspaceId: ws.owner.workspaceId };
+    await Promise.all([runSubscriptionCycles(world.deps, scope), runSubscriptionCycles(world.deps, scope)]);
+    const sub = (await ws.api.get(`/v1/sandbox/subscriptions/${id}`)).json().data;
+    const paid = Number(sub.cycles_paid);
+    expect(sub.next_due_date).toBe(addMonths(start, paid));
+    expect(await ws.paymentCount('pix_automatic')).toBeLessThanOrEqual(paid + 1);
+    expect(await ws.balances()).toMatchObject({ available: String(paid * 3500) });
+    const events = await subscriptionEvents(ws.api, id);
+    expect(events.filter((type) => type === 'subscription.cycle_paid')).toHaveLength(paid);
+  });
+
   it('retries a failed payment within the policy, then credits it', async () => {
     const ws = await world.workspace();
     const { id, start } = await activeSubscription(ws, { retry_policy: 'three_in_seven_days' });
