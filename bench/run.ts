@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { progressTo } from '../src/platform/progress.ts';
 import { httpBench } from './parts/http.ts';
 import { ledgerBench } from './parts/ledger.ts';
 import { processesBench } from './parts/processes.ts';
@@ -17,10 +18,13 @@ const databaseUrl =
   process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
 const rows: BenchRow[] = [];
-for (const part of PARTS) {
-  if (only && !only.split(',').includes(part.name)) continue;
-  console.error(`bench: running ${part.name}…`);
+const chosen = PARTS.filter((part) => !only || only.split(',').includes(part.name));
+// Which part runs, on stderr: stdout is the table alone.
+const progress = progressTo(process.stderr).task('bench', chosen.length);
+for (const part of chosen) {
+  progress.step(part.name);
   rows.push(...(await part.run({ databaseUrl, quick })));
 }
+progress.done(`${rows.length} row(s)`);
 printTable(rows);
 if (jsonPath) writeFileSync(jsonPath, JSON.stringify({ at: new Date().toISOString(), rows }, null, 2));

@@ -12,6 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { progressTo } from '../../src/platform/progress.ts';
 import { type GrowReport, openCitusCluster, type SoakCitus } from './citus.ts';
 import { latencyReport, stats, violation } from './client.ts';
 import { finalChecks } from './final-checks.ts';
@@ -65,6 +66,29 @@ function seeded(seed: number): () => number {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A plain progress line at each tenth of the run (operations or time, whichever is further), on
+ * stderr, until `finished` says the clients are done.
+ */
+async function reportTenths(
+  state: () => { issued: number; ops: number; started: number; minutes: number },
+  finished: { now: boolean },
+): Promise<void> {
+  const task = progressTo(process.stderr).task('soak', 10);
+  const minutesSince = (started: number) => ((Date.now() - started) / 60_000).toFixed(1);
+  let tenth = 1;
+  while (!finished.now) {
+    const { issued, ops, started, minutes } = state();
+    const share = Math.max(issued / ops, (Date.now() - started) / (minutes * 60_000));
+    if (tenth <= 10 && share >= tenth / 10) {
+      task.step(`${issued}/${ops} operations, ${minutesSince(started)} min`);
+      tenth++;
+    } else await sleep(250);
+  }
+  const { issued, started } = state();
+  task.done(`${issued} operations issued in ${minutesSince(started)} min`);
+}
 
 async function main() {
   const opts = options(process.argv.slice(2));
@@ -152,7 +176,14 @@ async function main() {
           }
         }
       };
+      const finished = { now: false };
+      const reporting = reportTenths(
+        () => ({ issued, ops: opts.ops, started, minutes: opts.minutes }),
+        finished,
+      );
       await Promise.all([chaos(), ...Array.from({ length: opts.clients }, client)]);
+      finished.now = true;
+      await reporting;
       counts.operations = ctx.acked.length;
       // Whatever was killed is up again; the last restart must not be in the final checks' way.
       app.start('api');
