@@ -71,10 +71,11 @@ export async function pollLiveInfractions(deps: Deps): Promise<number> {
   if (!deps.providers.has('pix', 'live')) return 0;
   const provider = deps.providers.get('pix', 'live');
   if (!provider.listInfractions) return 0;
-  const to = deps.clock.now();
+  const now = deps.clock.now().getTime();
+  // The window ends a minute ahead: an infraction stamped by a PSP whose clock runs ahead is not missed.
   const infractions = await provider.listInfractions({
-    from: new Date(to.getTime() - INFRACTION_WINDOW_MS),
-    to,
+    from: new Date(now - INFRACTION_WINDOW_MS),
+    to: new Date(now + 60_000),
   });
   let changed = 0;
   const failures = await eachApart(

@@ -71,6 +71,26 @@ const alnum = (n: number) => {
 const stamp = () => new Date().toISOString().replace(/[-:T]/g, '').slice(0, 12);
 export const fakeEndToEndId = (prefix = 'E') => `${prefix}${ISPB}${stamp()}${alnum(11)}`;
 
+/** A MED infraction notice as Efí lists it (GET /v2/gn/infracoes, src/providers/pix/efi/infractions.ts). */
+export interface FakeInfraction {
+  idInfracao: string;
+  endToEndId: string;
+  valor: string;
+  status: 'ABERTA' | 'EM_DEFESA' | 'ACEITA' | 'REJEITADA' | 'CANCELADA_EFI';
+  razao: string;
+  tipoSituacao: string;
+  defesa?: string;
+  analise?: string;
+  dadosAnalise: {
+    abertura: string;
+    prazoFinalizacao: string;
+    recebimentoDefesa?: string;
+    finalizacao?: string;
+  };
+  criadoEm: string;
+  atualizadoEm: string;
+}
+
 export interface FakePsp {
   /** https://127.0.0.1:port */
   url: string;
@@ -127,6 +147,12 @@ export interface FakePsp {
   callback(body: unknown, url?: string): Promise<CallbackResult>;
   /** Pix Automático: its recurrences and recurring charges, and the payer's side of them. */
   automatic: FakePixAutomatico;
+  /** MED infraction notices on received PIX, by idInfracao (Efí GET /v2/gn/infracoes). */
+  infractions: Map<string, FakeInfraction>;
+  /** The payer's bank opens a MED infraction on a received PIX: listed as ABERTA; answers its id. */
+  openInfraction(endToEndId: string, input?: { valor?: string; razao?: string; prazo?: string }): string;
+  /** The PSP decides it: ACEITA (the money goes back to the payer), REJEITADA or CANCELADA_EFI. */
+  decideInfraction(id: string, status: 'ACEITA' | 'REJEITADA' | 'CANCELADA_EFI'): void;
   close(): Promise<void>;
 }
 
@@ -170,6 +196,52 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
     ...(cob.pix.length ? { pix: cob.pix.map(pixItem) } : {}),
   });
   const received: FakePix[] = [];
+  const infractions = new Map<string, FakeInfraction>();
+  /** Efí's MED API: GET /v2/gn/infracoes (one page per paginacao.paginaAtual) and POST …/:id/defesa. */
+  const infractionRoute = (res: ServerResponse, method: string, url: URL, body: Record<string, unknown>) => {
+    if (url.pathname === '/v2/gn/infracoes' && method === 'GET') {
+      const inicio = Date.parse(url.searchParams.get('inicio') ?? '');
+      const fim = Date.parse(url.searchParams.get('fim') ?? '');
+      if (Number.isNaN(inicio) || Number.isNaN(fim))
+        return efiError(res, 400, 'parametros_invalidos', 'inicio e fim');
+      const page = Number(url.searchParams.get('paginacao.paginaAtual') ?? 0);
+      const all = [...infractions.values()].filter(
+        (i) => Date.parse(i.criadoEm) >= inicio && Date.parse(i.criadoEm) < fim,
+      );
+      const perPage = fake.pageSize;
+      return send(res, 200, {
+        parametros: {
+          inicio: url.searchParams.get('inicio'),
+          fim: url.searchParams.get('fim'),
+          paginacao: {
+            paginaAtual: page,
+            itensPorPagina: perPage,
+            quantidadeDePaginas: Math.ceil(all.length / perPage),
+            quantidadeTotalDeItens: all.length,
+          },
+        },
+        infracoes: all.slice(page * perPage, (page + 1) * perPage),
+      });
+    }
+    const defense = /^\/v2\/gn\/infracoes\/([^/]+)\/defesa$/.exec(url.pathname);
+    if (!defense || method !== 'POST')
+      return problem(res, 404, 'NaoEncontrado', `no route ${method} ${url.pathname}`);
+    const infraction = infractions.get(decodeURIComponent(defense[1]!));
+    if (!infraction) return efiError(res, 404, 'infracao_nao_encontrada', 'Infração não encontrada');
+    if (!['aceito', 'rejeitado'].includes(String(body.analise)) || typeof body.justificativa !== 'string')
+      return efiError(res, 400, 'parametros_invalidos', 'analise ou justificativa');
+    if (infraction.status !== 'ABERTA')
+      return efiError(res, 400, 'infracao_nao_aberta', 'Infração não aceita defesa');
+    const now = new Date().toISOString();
+    Object.assign(infraction, {
+      status: 'EM_DEFESA',
+      analise: body.analise,
+      defesa: body.justificativa,
+      atualizadoEm: now,
+      dadosAnalise: { ...infraction.dadosAnalise, recebimentoDefesa: now },
+    });
+    return send(res, 201, {});
+  };
   const refundView = (r: FakeRefund) => ({
     id: r.id,
     rtrId: r.rtrId,
@@ -370,6 +442,8 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
     const answer = (status: number, json: unknown) => send(res, status, json);
     const refuse = (status: number, name: string, title: string) => problem(res, status, name, title);
     if (automatic.route(method, path, body, answer, refuse)) return;
+    if (path.startsWith('/v2/gn/infracoes'))
+      return infractionRoute(res, method, new URL(req.url ?? '/', 'https://fake'), body);
     return problem(res, 404, 'NaoEncontrado', `no route ${method} ${path}`);
   }
 
@@ -532,6 +606,38 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
       });
     },
     callback,
+    infractions,
+    openInfraction(endToEndId, input = {}) {
+      const pix = findPix(endToEndId);
+      if (!pix) throw new Error(`no PIX ${endToEndId}`);
+      const now = new Date();
+      const id = `INF${alnum(17)}`;
+      infractions.set(id, {
+        idInfracao: id,
+        endToEndId,
+        valor: input.valor ?? pix.valor,
+        status: 'ABERTA',
+        razao: input.razao ?? 'Pagador relata golpe',
+        tipoSituacao: 'golpe',
+        dadosAnalise: {
+          abertura: now.toISOString(),
+          prazoFinalizacao: input.prazo ?? new Date(now.getTime() + 7 * 24 * 3600_000).toISOString(),
+        },
+        criadoEm: now.toISOString(),
+        atualizadoEm: now.toISOString(),
+      });
+      return id;
+    },
+    decideInfraction(id, status) {
+      const infraction = infractions.get(id);
+      if (!infraction) throw new Error(`no infraction ${id}`);
+      const now = new Date().toISOString();
+      Object.assign(infraction, {
+        status,
+        atualizadoEm: now,
+        dadosAnalise: { ...infraction.dadosAnalise, finalizacao: now },
+      });
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
