@@ -32,16 +32,22 @@ describe('a failed return of a PIX without a charge', () => {
     expect(await ws.balances('live')).toMatchObject({ available: '0', locked: '0' });
     await expectBooksVerified(world.deps);
 
-    // The cash-in the return was made of was never the default party's: it cannot be refunded.
+    // The cash-in the return was made of was never the default party's: it cannot be refunded, even
+    // once the party has money of its own (another PIX assigned to it).
+    const other = await psp.receive({ valor: '3.00' });
+    const otherHeld = (await api.get('/v1/live/pix/unassigned'))
+      .json()
+      .data.find((p: { end_to_end_id: string }) => p.end_to_end_id === other.endToEndId);
+    expect((await api.post(`/v1/live/pix/unassigned/${otherHeld.id}/assign`, {})).statusCode).toBe(200);
     const { payment_id } = returned.json().data;
-    const refundAgain = await api.post(`/v1/live/payments/${payment_id}/refund`, {});
+    const refundAgain = await api.post(`/v1/live/payments/${payment_id}/refund`, { amount_minor: '200' });
     expect(refundAgain.statusCode).toBe(422);
     expect(refundAgain.json()).toMatchObject({ error: 'invalid_state' });
-    expect(await ws.balances('live')).toMatchObject({ available: '0', locked: '0' });
+    expect(await ws.balances('live')).toMatchObject({ available: '300', locked: '0' });
 
     const assigned = await api.post(`/v1/live/pix/unassigned/${held.id}/assign`, {});
     expect(assigned.statusCode, assigned.body).toBe(200);
-    expect(await ws.balances('live')).toMatchObject({ available: '500' });
+    expect(await ws.balances('live')).toMatchObject({ available: '800' });
     await expectBooksVerified(world.deps);
   });
 });
