@@ -1,6 +1,6 @@
 /** The keys page's curl example: the workspace's id, the environment, a placeholder for the key. */
 import { expect, it } from 'vitest';
-import { curlExample } from '../../web/dashboard/src/workspace-id.tsx';
+import { curlExample } from '../../web/dashboard/src/curl.ts';
 
 it('names the workspace and the environment, and never a real key', () => {
   const id = '01936f3e-0000-7000-8000-000000000001';

@@ -4,17 +4,22 @@ import { PT } from './pt.ts';
 export type Locale = 'pt-BR' | 'en';
 const STORED = 'lastro.locale';
 
-// Read where there is a page; the unit tests import this module under Node, without one.
-const storage = typeof localStorage === 'undefined' ? null : localStorage;
+// Read where there is a page; the unit tests import this module under Node, without one (and the
+// server's typecheck, which has no DOM types, reads it through them).
+const page = globalThis as {
+  localStorage?: { getItem(key: string): string | null; setItem(key: string, value: string): void };
+  document?: { documentElement: { lang: string } };
+};
+const storage = page.localStorage ?? null;
 let locale: Locale = storage?.getItem(STORED) === 'en' ? 'en' : 'pt-BR';
 
 export const getLocale = (): Locale => locale;
 export function setLocale(next: Locale): void {
   locale = next;
   storage?.setItem(STORED, next);
-  document.documentElement.lang = next;
+  if (page.document) page.document.documentElement.lang = next;
 }
-if (typeof document !== 'undefined') document.documentElement.lang = locale;
+if (page.document) page.document.documentElement.lang = locale;
 
 /** The sentence in the current language; {name} placeholders are filled from `values`. */
 export function t(english: string, values: Record<string, string | number> = {}): string {

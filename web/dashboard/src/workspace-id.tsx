@@ -1,6 +1,7 @@
 /** The workspace's id, which every API call names in X-Workspace-Id, and a call ready to paste. */
 import type { Env } from './api.ts';
 import { CopyButton } from './components.tsx';
+import { curlExample } from './curl.ts';
 import { t } from './i18n.ts';
 
 export function WorkspaceId({ id }: { id: string }) {
@@ -12,14 +13,6 @@ export function WorkspaceId({ id }: { id: string }) {
     </div>
   );
 }
-
-/** A first call to try: the balances, with a placeholder where the key goes (never a real one). */
-export const curlExample = (origin: string, env: Env, workspaceId: string) =>
-  [
-    `curl ${origin}/v1/${env}/balances \\`,
-    `  -H "Authorization: Bearer lastro_${env === 'live' ? 'live' : 'test'}_sk_YOUR_KEY" \\`,
-    `  -H "X-Workspace-Id: ${workspaceId}"`,
-  ].join('\n');
 
 export function CurlExample({ env, workspaceId }: { env: Env; workspaceId: string }) {
   const text = curlExample(location.origin, env, workspaceId);
