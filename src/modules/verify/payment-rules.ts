@@ -70,8 +70,14 @@ const cashIn: Rule = (p) => {
   return `a charge cannot be ${p.status}`;
 };
 
-/** A Pix Automático cycle: credited as a cash-in when paid; a cycle whose attempts all failed moved nothing. */
-const automaticCycle: Rule = (p) => (p.status === 'failed' ? { journals: 0, nets: {} } : cashIn(p));
+/**
+ * A Pix Automático cycle: paid, it is credited as a cash-in, whole to its own party (a cycle has no
+ * split); scheduled, expired on cancellation or failed after its attempts, it moved nothing.
+ */
+const automaticCycle: Rule = (p) => {
+  const c = p.currency;
+  if (p.status === 'created' || p.status === 'expired' || p.status === 'failed')
+    return { journals: 0, nets: {} };
 
 /**
  * A MED return: the whole amount left through PIX settlement, taken from its party's available but
