@@ -78,6 +78,13 @@ const automaticCycle: Rule = (p) => {
   const c = p.currency;
   if (p.status === 'created' || p.status === 'expired' || p.status === 'failed')
     return { journals: 0, nets: {} };
+  if (p.status === 'completed' || p.status === 'refunded')
+    return {
+      journals: 1,
+      nets: { [pixSettlement()]: -p.amount, [`p:available:${c}`]: p.amount - p.fee, ...feeOf(p, c) },
+    };
+  return `a subscription cycle cannot be ${p.status}`;
+};
 
 /**
  * A MED return: the whole amount left through PIX settlement, taken from its party's available but
