@@ -7,7 +7,7 @@ import { answerIsStored } from '../../../platform/idempotency.ts';
 import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
 import { requireOtp } from '../../owner/service.ts';
-import { Payment } from '../../payments/schemas.ts';
+import { PAYMENT_EXAMPLE, Payment } from '../../payments/schemas.ts';
 import { OtpHeaders, SendBody } from '../schemas.ts';
 import { sendCrypto } from '../send.ts';
 
@@ -15,7 +15,24 @@ export default function route(app: App, deps: Deps) {
   app.post(
     '/v1/:env/crypto/send',
     {
-      config: { auth: 'any', subaccount: true, moneyMoving: true },
+      config: {
+        auth: 'any',
+        subaccount: true,
+        moneyMoving: true,
+        errors: [
+          'otp_required',
+          'otp_invalid',
+          'unsupported_network',
+          'unsupported_currency',
+          'invalid_address',
+          'not_found',
+          'invalid_state',
+          'destination_not_whitelisted',
+          'insufficient_balance',
+          'provider_unavailable',
+          'kyc_not_approved',
+        ],
+      },
       schema: {
         tags: ['crypto'],
         summary: "Send stablecoins from one of the party's wallets; amount + network fee are debited at once",
@@ -24,7 +41,30 @@ export default function route(app: App, deps: Deps) {
         params: EnvParams,
         headers: OtpHeaders,
         body: SendBody,
-        response: respond(Payment),
+        response: respond(Payment, {
+          example: {
+            ...PAYMENT_EXAMPLE,
+            kind: 'crypto_send',
+            status: 'processing',
+            amount_minor: '25000000',
+            currency: 'USDT',
+            fee_minor: '100000',
+            description: 'Supplier invoice 88',
+            provider_ref: null,
+            pix_qr_code: null,
+            pix_tx_id: null,
+            pix_txid: null,
+            to_address: '0x52908400098527886E0F7030069857D2E4169EE7',
+            from_address: '0x8ba1f109551bD432803012645Ac136ddd64DBA72',
+            network: 'polygon',
+            metadata: {},
+            idempotency_key: 'invoice-88',
+            counterparty: null,
+            wallet_id: '0194f410-8d9e-7f0a-9b1c-2d3e4f5a6b7c',
+            expires_at: null,
+            completed_at: null,
+          },
+        }),
       },
       // The second factor is part of authenticating a 2FA session for this route, so it is checked
       // before the body says anything.

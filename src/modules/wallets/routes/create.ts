@@ -1,14 +1,18 @@
 import type { Deps } from '../../../platform/context.ts';
 import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
-import { CreateWalletBody, Wallet } from '../schemas.ts';
+import { CreateWalletBody, WALLET_EXAMPLE, Wallet } from '../schemas.ts';
 import { createWallet } from '../service.ts';
 
 export default function route(app: App, deps: Deps) {
   app.post(
     '/v1/:env/wallets',
     {
-      config: { auth: 'any', subaccount: true },
+      config: {
+        auth: 'any',
+        subaccount: true,
+        errors: ['unsupported_network', 'invalid_address', 'not_found', 'conflict', 'provider_unavailable'],
+      },
       schema: {
         tags: ['wallets'],
         summary:
@@ -17,7 +21,7 @@ export default function route(app: App, deps: Deps) {
           'An EVM wallet is registered on every EVM network at once (same address); the answer is the row of the asked network. 400 unsupported_network, 400 invalid_address, 403/404 for a party outside the caller, 409 conflict when the address is already a wallet of the workspace.',
         params: EnvParams,
         body: CreateWalletBody,
-        response: respond(Wallet),
+        response: respond(Wallet, { example: WALLET_EXAMPLE }),
       },
     },
     async (request) => ({
