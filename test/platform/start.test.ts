@@ -58,7 +58,7 @@ describe('a port already taken', () => {
       // Refused before the database was opened: no files, no lock, no generated master key.
       expect(readdirSync(run.dataDir)).toEqual([]);
     },
-    30_000,
+    90_000,
   );
 });
 
@@ -71,7 +71,7 @@ describe('a start', () => {
       LOG_LEVEL: 'info',
       PUBLIC_BASE_URL: `http://localhost:${port}/`,
     });
-    const until = Date.now() + 60_000;
+    const until = Date.now() + 100_000;
     while (!run.output().includes('lastro is running') && Date.now() < until)
       await new Promise((resolve) => setTimeout(resolve, 200));
     const at = `http://localhost:${port}`;
@@ -83,7 +83,7 @@ describe('a start', () => {
     expect(root.headers.get('location')).toBe('/dashboard');
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
-  }, 70_000);
+  }, 120_000);
 
   it('GET / redirects to the dashboard, whatever the caller sends', async () => {
     const ctx = await startTestApp();
