@@ -75,6 +75,11 @@ export async function findLivePayment(
   return rows[0];
 }
 
+/**
+ * A live charge by the txid a PSP names. The PSP names no workspace, so on Citus this reads every
+ * shard (without locks; the money then moves in a single-shard transaction): docs/scaling.md says
+ * why, and what a txid registry would take.
+ */
 export async function findLiveCharge(q: Queryable, txid: string): Promise<LivePayment | undefined> {
   const { rows } = await q.query<LivePayment>(
     `SELECT ${COLUMNS} FROM payments WHERE pix_txid = $1 AND environment = 'live' AND kind = 'pix_cash_in'`,
