@@ -60,15 +60,18 @@ const percent = fc
   .integer({ min: 1, max: 9_999 })
   .map((h) => `${Math.floor(h / 100)}.${String(h % 100).padStart(2, '0')}`);
 const minor = fc.bigInt({ min: 1n, max: 10_000_000n }).map(String);
-const part = (modalities: number[]) =>
+const part = (
+  modalities: number[],
+): fc.Arbitrary<{ modality: number; value_minor?: string; percent?: string }> =>
   fc
     .constantFrom(...modalities)
-    .chain((modality) =>
-      modality === 1
-        ? minor.map((value_minor) => ({ modality, value_minor }))
-        : percent.map((p) => ({ modality, percent: p })),
+    .chain(
+      (modality): fc.Arbitrary<{ modality: number; value_minor?: string; percent?: string }> =>
+        modality === 1
+          ? minor.map((value_minor) => ({ modality, value_minor }))
+          : percent.map((p) => ({ modality, percent: p })),
     );
-const terms: fc.Arbitrary<DueTerms> = fc.record(
+const terms = fc.record(
   {
     fine: part([1, 2]),
     interest: part([1, 2, 3, 4]),
@@ -91,7 +94,7 @@ const terms: fc.Arbitrary<DueTerms> = fc.record(
     ),
   },
   { requiredKeys: [] },
-);
+) as fc.Arbitrary<DueTerms>;
 
 describe('amountDue', () => {
   it('matches the plain computation for any terms and any pay date', () => {

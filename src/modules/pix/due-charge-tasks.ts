@@ -6,7 +6,7 @@
  * operator; one unpaid past its last day expires.
  */
 import type { Deps } from '../../platform/context.ts';
-import { eachApart, SetAsideError } from '../../platform/set-aside.ts';
+import { eachApart, SetAsideError, waitingSetAside } from '../../platform/set-aside.ts';
 import type { BackgroundTask } from '../../platform/tasks.ts';
 import { localDateOf } from '../../platform/time-zone.ts';
 import type { DueChargeState } from '../../providers/pix/due-charge-api.ts';
@@ -66,8 +66,11 @@ async function settlePaid(
 export async function pollLiveDueCharges(deps: Deps): Promise<number> {
   const api = deps.providers.has('pix', 'live') ? deps.providers.get('pix', 'live').dueCharges : undefined;
   if (!api) return 0;
-  const charges = await liveDueChargesWaiting(deps.db, cursor, ROUND);
-  cursor = charges.length < ROUND ? FIRST_ID : charges.at(-1)!.id;
+  const found = await liveDueChargesWaiting(deps.db, cursor, ROUND);
+  cursor = found.length < ROUND ? FIRST_ID : found.at(-1)!.id;
+  // A charge set aside is asked again only when its retry is due.
+  const waiting = new Set(await waitingSetAside(deps.db, DUE_CHARGE_POLL, deps.clock.now()));
+  const charges = found.filter((charge) => !waiting.has(charge.id));
   let settled = 0;
   const failures = await eachApart(
     deps.db,

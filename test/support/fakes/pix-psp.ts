@@ -12,6 +12,7 @@ import { createServer, type Server } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import type { BcbSettings } from '../../../src/providers/pix/config.ts';
 import type { TestCerts } from './certs.ts';
+import { cobvBrCode, cobvProblem, cobvView, type FakeCobv, type FakeLote } from './pix-psp-cobv.ts';
 import { type FakePixAutomatico, fakePixAutomatico } from './pix-automatico-psp.ts';
 
 export const FAKE_CLIENT_ID = 'Client_Id_lastro';
@@ -99,6 +100,15 @@ export interface FakePsp {
   /** The same as environment variables, for a server started as a child process. */
   env(webhookUrl: string): Record<string, string>;
   cobs: Map<string, FakeCob>;
+  /** Charges with a due date (PUT /cobv/{txid}) and their lotes (PUT /lotecobv/{id}). */
+  cobvs: Map<string, FakeCobv>;
+  lotes: Map<string, FakeLote>;
+  /** A payer pays the cobv `valor` (what its terms ask that day): CONCLUIDA, and the callback unless notify false. */
+  payCobv(
+    txid: string,
+    valor: string,
+    notify?: boolean,
+  ): Promise<{ endToEndId: string; callback?: CallbackResult }>;
   refunds: Map<string, FakeRefund>;
   payouts: Map<string, FakePayout>;
   webhooks: Map<string, string>;
@@ -164,6 +174,8 @@ export interface CallbackResult {
 
 export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
   const cobs = new Map<string, FakeCob>();
+  const cobvs = new Map<string, FakeCobv>();
+  const lotes = new Map<string, FakeLote>();
   const refunds = new Map<string, FakeRefund>();
   const payouts = new Map<string, FakePayout>();
   const webhooks = new Map<string, string>();
@@ -255,8 +267,10 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
     status: r.status,
   });
   const findPix = (e2e: string) =>
-    [...cobs.values()].flatMap((cob) => cob.pix).find((pix) => pix.endToEndId === e2e) ??
-    received.find((pix) => pix.endToEndId === e2e);
+    [
+      ...[...cobs.values()].flatMap((cob) => cob.pix),
+      ...[...cobvs.values()].flatMap((cobv) => cobv.pix),
+    ].find((pix) => pix.endToEndId === e2e) ?? received.find((pix) => pix.endToEndId === e2e);
   const pixItem = (pix: FakePix) => {
     const devolucoes = [...refunds.values()].filter((r) => r.e2e === pix.endToEndId).map(refundView);
     return { ...pix, ...(devolucoes.length ? { devolucoes } : {}) };
@@ -267,7 +281,13 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
     const fim = url.searchParams.get('fim') ?? '';
     const perPage = Number(url.searchParams.get('paginacao.itensPorPagina') ?? fake.pageSize);
     const page = Number(url.searchParams.get('paginacao.paginaAtual') ?? 0);
-    const inWindow = [...[...cobs.values()].flatMap((cob) => cob.pix), ...received]
+    const inWindow = [
+      ...[
+        ...[...cobs.values()].flatMap((cob) => cob.pix),
+        ...[...cobvs.values()].flatMap((cobv) => cobv.pix),
+      ],
+      ...received,
+    ]
       .filter(
         (pix) => Date.parse(pix.horario) >= Date.parse(inicio) && Date.parse(pix.horario) < Date.parse(fim),
       )
@@ -363,6 +383,8 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
       cobs.set(txid, cob);
       return send(res, 201, cobView(cob));
     }
+    const cobvAnswer = cobvRoute(method, path, body);
+    if (cobvAnswer) return send(res, cobvAnswer.status, cobvAnswer.body);
     const refundPath = /^\/v2\/pix\/([^/]+)\/devolucao\/([^/]+)$/.exec(path);
     if (refundPath) {
       const [, e2e, id] = refundPath as unknown as [string, string, string];
@@ -447,6 +469,62 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
     return problem(res, 404, 'NaoEncontrado', `no route ${method} ${path}`);
   }
 
+  /** PUT/GET /cobv/{txid} and /lotecobv/{id}; undefined for any other path. */
+  // biome-ignore lint/suspicious/noExplicitAny: a request body read field by field
+  function cobvRoute(method: string, path: string, body: any): { status: number; body: unknown } | undefined {
+    const notFound = (title: string) => ({
+      status: 404,
+      body: { type: `${PROBLEM}/CobVNaoEncontrada`, title, status: 404 },
+    });
+    const invalid = (detail: string) => ({
+      status: 400,
+      body: { type: `${PROBLEM}/CobVOperacaoInvalida`, title: 'Cobrança inválida', status: 400, detail },
+    });
+    const create = (txid: string, request: unknown): FakeCobv => {
+      const cobv = {
+        txid,
+        status: 'ATIVA' as const,
+        request,
+        pixCopiaECola: cobvBrCode(txid),
+        locId: locIds++,
+        pix: [],
+      };
+      cobvs.set(txid, cobv);
+      return cobv;
+    };
+    const cobvPath = /^\/v2\/cobv\/([a-zA-Z0-9]{26,35})$/.exec(path);
+    if (cobvPath) {
+      const txid = cobvPath[1]!;
+      const existing = cobvs.get(txid);
+      if (method === 'GET')
+        return existing ? { status: 200, body: cobvView(existing) } : notFound('Cobrança não encontrada');
+      if (existing) return invalid('txid já utilizado');
+      const problem = cobvProblem(body, FAKE_PIX_KEY);
+      return problem ? invalid(problem) : { status: 201, body: cobvView(create(txid, body)) };
+    }
+    const lotePath = /^\/v2\/lotecobv\/([^/]+)$/.exec(path);
+    if (!lotePath) return undefined;
+    const id = lotePath[1]!;
+    if (method === 'GET') {
+      const lote = lotes.get(id);
+      return lote
+        ? { status: 200, body: { ...lote, id: Number(id), criacao: new Date().toISOString() } }
+        : notFound('Lote não encontrado');
+    }
+    if (!Array.isArray(body?.cobsv)) return invalid('cobsv');
+    const lote: FakeLote = { id, descricao: String(body.descricao ?? ''), cobsv: [] };
+    for (const { txid, ...request } of body.cobsv) {
+      const problem =
+        cobvProblem(request, FAKE_PIX_KEY) ?? (cobvs.has(txid) ? 'txid já utilizado' : undefined);
+      if (!problem) create(txid, request);
+      lote.cobsv.push(
+        problem ? { txid, status: 'NEGADA', problema: { title: problem } } : { txid, status: 'CRIADA' },
+      );
+    }
+    lotes.set(id, lote);
+    return { status: 202, body: {} };
+  }
+
   const server: Server = createServer(
     {
       key: readFileSync(certs.serverKeyFile),
@@ -514,6 +592,8 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
       PIX_WEBHOOK_SECRET: FAKE_WEBHOOK_SECRET,
     }),
     cobs,
+    cobvs,
+    lotes,
     automatic: automatic.api,
     received,
     refunds,
@@ -537,6 +617,20 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
       };
       cob.pix.push(pix);
       cob.status = 'CONCLUIDA';
+      return { endToEndId: pix.endToEndId, callback: notify ? await callback({ pix: [pix] }) : undefined };
+    },
+    async payCobv(txid, valor, notify = true) {
+      const cobv = cobvs.get(txid);
+      if (cobv?.status !== 'ATIVA') throw new Error(`cobv ${txid} cannot be paid`);
+      const pix = {
+        endToEndId: fakeEndToEndId(),
+        txid,
+        valor,
+        chave: FAKE_PIX_KEY,
+        horario: new Date().toISOString(),
+      };
+      cobv.pix.push(pix);
+      cobv.status = 'CONCLUIDA';
       return { endToEndId: pix.endToEndId, callback: notify ? await callback({ pix: [pix] }) : undefined };
     },
     async settleRefund(id, status, notify = true) {
