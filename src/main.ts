@@ -193,7 +193,7 @@ function processesOf(argv: string[], config: Config): number {
 
 /** The start message of `serve`: where a person goes next (the dashboard is also what GET / opens). */
 const whereToGo = (base: string) =>
-  `lastro is running: API ${base}/v1 · reference ${base}/docs · dashboard ${base}/dashboard`;
+  `lastro is running: API ${base} · reference ${base}/docs · dashboard ${base}/dashboard`;
 
 /** The metrics server; a port already taken (since the probe) is a setting to change, named as one. */
 function startMetrics(config: Config, db: Database, runner: TaskRunner, forked?: ApiProcesses) {

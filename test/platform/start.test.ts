@@ -76,7 +76,7 @@ describe('a start', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
     const at = `http://localhost:${port}`;
     expect(run.output()).toContain(
-      `lastro is running: API ${at}/v1 · reference ${at}/docs · dashboard ${at}/dashboard`,
+      `lastro is running: API ${at} · reference ${at}/docs · dashboard ${at}/dashboard`,
     );
     const root = await fetch(`http://127.0.0.1:${port}/`, { redirect: 'manual' });
     expect(root.status).toBe(302);
