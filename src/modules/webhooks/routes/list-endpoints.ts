@@ -3,20 +3,22 @@ import type { Deps } from '../../../platform/context.ts';
 import { PageQuery } from '../../../platform/pagination.ts';
 import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
-import { Endpoint } from '../schemas.ts';
+import { ENDPOINT_EXAMPLE, Endpoint } from '../schemas.ts';
 import { listEndpoints } from '../service.ts';
 
 export default function route(app: App, deps: Deps) {
   app.get(
     '/v1/:env/webhooks/endpoints',
     {
-      config: { auth: 'workspace' },
+      config: { auth: 'workspace', errors: [] },
       schema: {
         tags: ['webhooks'],
         summary: 'List webhook endpoints of this environment, newest first',
+        description:
+          'The webhook endpoints of this environment, newest first, without their secrets; page with limit and cursor.',
         params: EnvParams,
         querystring: Type.Object(PageQuery()),
-        response: respond(Type.Array(Endpoint)),
+        response: respond(Type.Array(Endpoint), { example: [ENDPOINT_EXAMPLE] }),
       },
     },
     async (request) => ({

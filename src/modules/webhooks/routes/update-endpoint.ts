@@ -1,14 +1,14 @@
 import type { Deps } from '../../../platform/context.ts';
 import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvIdParams, respond } from '../../../platform/schema.ts';
-import { Endpoint, UpdateEndpointBody } from '../schemas.ts';
+import { ENDPOINT_EXAMPLE, Endpoint, UpdateEndpointBody } from '../schemas.ts';
 import { updateEndpoint } from '../service.ts';
 
 export default function route(app: App, deps: Deps) {
   app.patch(
     '/v1/:env/webhooks/endpoints/:id',
     {
-      config: { auth: 'workspace' },
+      config: { auth: 'workspace', errors: ['not_found'] },
       schema: {
         tags: ['webhooks'],
         summary: 'Change the URL, event types, description or status of a webhook endpoint',
@@ -16,7 +16,9 @@ export default function route(app: App, deps: Deps) {
           'Disabling fails the deliveries still pending for the endpoint; enabling it again does not resend them (retry them one by one).',
         params: EnvIdParams,
         body: UpdateEndpointBody,
-        response: respond(Endpoint),
+        response: respond(Endpoint, {
+          example: { ...ENDPOINT_EXAMPLE, status: 'disabled', disabled_reason: 'disabled_by_user' },
+        }),
       },
     },
     async (request) => ({
