@@ -147,10 +147,12 @@ async function run(
   if (app) await app.listen({ port: config.port, host: config.host }).catch(inUseAs(apiPort(config)));
   await forked?.ready;
   runner.start();
+  // The message stays exactly this: operators' tooling (and the container test) wait for it.
   log.info(
     { workers: runWorkers, port: serve ? config.port : undefined, metrics_port: metrics.port, processes },
-    serve ? whereToGo(config.publicBaseUrl) : 'lastro is running (workers only)',
+    'lastro is running',
   );
+  if (serve) log.info({ base_url: config.publicBaseUrl }, whereToGo(config.publicBaseUrl));
 }
 
 /**
@@ -191,9 +193,9 @@ function processesOf(argv: string[], config: Config): number {
   return given;
 }
 
-/** The start message of `serve`: where a person goes next (the dashboard is also what GET / opens). */
+/** After the start of `serve`: where a person goes next (the dashboard is also what GET / opens). */
 const whereToGo = (base: string) =>
-  `lastro is running: API ${base} · reference ${base}/docs · dashboard ${base}/dashboard`;
+  `where to go: API ${base} · reference ${base}/docs · dashboard ${base}/dashboard`;
 
 /** The metrics server; a port already taken (since the probe) is a setting to change, named as one. */
 function startMetrics(config: Config, db: Database, runner: TaskRunner, forked?: ApiProcesses) {

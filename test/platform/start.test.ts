@@ -72,11 +72,11 @@ describe('a start', () => {
       PUBLIC_BASE_URL: `http://localhost:${port}/`,
     });
     const until = Date.now() + 100_000;
-    while (!run.output().includes('lastro is running') && Date.now() < until)
+    while (!run.output().includes('where to go') && Date.now() < until)
       await new Promise((resolve) => setTimeout(resolve, 200));
     const at = `http://localhost:${port}`;
     expect(run.output()).toContain(
-      `lastro is running: API ${at} · reference ${at}/docs · dashboard ${at}/dashboard`,
+      `where to go: API ${at} · reference ${at}/docs · dashboard ${at}/dashboard`,
     );
     const root = await fetch(`http://127.0.0.1:${port}/`, { redirect: 'manual' });
     expect(root.status).toBe(302);
