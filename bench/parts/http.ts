@@ -53,7 +53,10 @@ type Call = (
   url: string,
   payload: object,
   headers?: Record<string, string>,
-) => Promise<any>;
+) => Promise<BodyData>;
+
+// biome-ignore lint/suspicious/noExplicitAny: the data of any setup route's answer
+type BodyData = any;
 
 /** Signs up WORKSPACES merchants through `call`, each with a sandbox key, funds and a settlement key. */
 export async function setUpMerchants(call: Call, tag: string): Promise<Merchant[]> {

@@ -86,7 +86,11 @@ async function startService(databaseUrl: string, processes: number, masterKey: s
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const stopped = new Promise((resolve) => child.once('exit', resolve));
-  return { url, pid: child.pid!, stop: () => (child.kill('SIGTERM'), stopped) };
+  const stop = () => {
+    child.kill('SIGTERM');
+    return stopped;
+  };
+  return { url, pid: child.pid!, stop };
 }
 
 async function call(url: string, method: string, route: string, payload: object, headers = {}) {
