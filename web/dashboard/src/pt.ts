@@ -243,6 +243,26 @@ export const PT: Record<string, string> = {
   'Start one from a customer.': 'Inicie um a partir de um cliente.',
   Approve: 'Aprovar',
   Reject: 'Recusar',
+  // Disputes
+  Disputes: 'Disputas',
+  'A payer’s bank disputed these PIX (MED). While open, the amount is held in locked and cannot be paid out or converted.':
+    'O banco do pagador contestou estes PIX (MED). Enquanto abertas, o valor fica bloqueado e não pode ser sacado nem convertido.',
+  'No disputes.': 'Nenhuma disputa.',
+  'Open: send a defense': 'Aberta: envie uma defesa',
+  'Under review': 'Em análise',
+  'Closed: returned to the payer': 'Encerrada: devolvida ao pagador',
+  'Closed: rejected, the money stays': 'Encerrada: rejeitada, o dinheiro fica',
+  Held: 'Bloqueado',
+  Reason: 'Motivo',
+  'Defense deadline': 'Prazo da defesa',
+  'Send a defense': 'Enviar uma defesa',
+  'Send defense': 'Enviar defesa',
+  'Defense sent.': 'Defesa enviada.',
+  Dispute: 'Disputa',
+  Defense: 'Defesa',
+  Evidence: 'Provas',
+  'Links (https://…) or file ids, one per line; at most 10.':
+    'Links (https://…) ou ids de arquivos, um por linha; no máximo 10.',
   // Webhooks
   'Lastro posts signed events (Standard Webhooks) to these URLs.':
     'A Lastro envia eventos assinados (Standard Webhooks) para estas URLs.',

@@ -46,6 +46,7 @@ export type Customers = ResultOf<'/v1/{env}/customers', 'get'>;
 export type KycCase = ItemOf<'/v1/{env}/kyc'>;
 export type Rfi = ItemOf<'/v1/{env}/kyc/{id}/rfi'>;
 export type Subaccount = ItemOf<'/v1/{env}/subaccounts'>;
+export type Dispute = ItemOf<'/v1/{env}/disputes'>;
 
 export type PaymentLink = ItemOf<'/v1/{env}/payment-links'>;
 export type Splits = ResultOf<'/v1/{env}/payment-links/{id}/splits', 'get'>;

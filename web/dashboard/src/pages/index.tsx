@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { Customers } from './customers.tsx';
+import { Disputes } from './disputes.tsx';
 import { Keys } from './keys.tsx';
 import { Links } from './links.tsx';
 import { Overview } from './overview.tsx';
@@ -33,6 +34,7 @@ export const PAGES: PageEntry[] = [
   { path: 'links', title: 'Payment links', component: Links },
   { path: 'customers', title: 'Customers', component: Customers },
   { path: 'wallets', title: 'Wallets and crypto', component: Wallets },
+  { path: 'disputes', title: 'Disputes', component: Disputes },
   { path: 'rfq', title: 'Convert (RFQ)', component: Rfq },
   { path: 'sandbox', title: 'Sandbox tools', component: Sandbox, sandboxOnly: true },
   { path: 'keys', title: 'API keys', component: Keys },
