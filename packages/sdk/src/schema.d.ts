@@ -9236,10 +9236,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List webhook endpoints of this environment, newest first
-         * @description The webhook endpoints of this environment, newest first, without their secrets; page with limit and cursor.
-         */
+        /** List webhook endpoints of this environment, newest first */
         get: {
             parameters: {
                 query?: {
@@ -9263,79 +9260,37 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        /**
-                         * @example {
-                         *       "data": [
-                         *         {
-                         *           "id": "0194f430-af1b-7c2d-9e3f-4a5b6c7d8e9f",
-                         *           "workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
-                         *           "environment": "sandbox",
-                         *           "url": "https://example.com/webhooks/lastro",
-                         *           "description": "Order service",
-                         *           "event_types": [
-                         *             "payment.completed",
-                         *             "payment.failed"
-                         *           ],
-                         *           "status": "enabled",
-                         *           "disabled_reason": null,
-                         *           "previous_secret_expires_at": null,
-                         *           "created_at": "2026-11-20T12:00:00.000Z",
-                         *           "updated_at": "2026-11-20T12:00:00.000Z"
-                         *         }
-                         *       ]
-                         *     }
-                         */
                         "application/json": {
                             data: {
-                                /**
-                                 * Format: uuid
-                                 * @description The endpoint id.
-                                 */
+                                /** Format: uuid */
                                 id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description The workspace whose events it receives.
-                                 */
+                                /** Format: uuid */
                                 workspace_id: string;
                                 /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
-                                /** @description Where events are POSTed. */
                                 url: string;
-                                /** @description Your note about the endpoint. */
                                 description: string | null;
-                                /** @description The event types sent to it; ["*"] is every type. */
                                 event_types: string[];
-                                /** @description enabled: events are delivered; disabled: none are sent. */
                                 status: "enabled" | "disabled";
                                 disabled_reason: string | null;
-                                /** @description Until when the secret before the last rotation still signs beside the new one. */
                                 previous_secret_expires_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description When the endpoint was created.
-                                 */
+                                /** Format: date-time */
                                 created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When the endpoint last changed.
-                                 */
+                                /** Format: date-time */
                                 updated_at: string;
                             }[];
                         };
                     };
                 };
-                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
-                400: {
+                /** @description Default Response */
+                "4XX": {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "invalid_request" | "workspace_id_required";
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -9348,210 +9303,15 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
-                401: {
+                /** @description Default Response */
+                "5XX": {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "not_found";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
-                408: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "request_timeout";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "payload_too_large";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "headers_too_large";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "database_unavailable" | "overloaded";
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -9567,10 +9327,7 @@ export interface paths {
             };
         };
         put?: never;
-        /**
-         * Create a webhook endpoint; its signing secret is shown once
-         * @description Registers a URL to receive the workspace's events of this environment, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). The signing secret is in this answer only: store it now. In live the URL must be https and public.
-         */
+        /** Create a webhook endpoint; its signing secret is shown once */
         post: {
             parameters: {
                 query?: never;
@@ -9586,16 +9343,6 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    /**
-                     * @example {
-                     *       "url": "https://example.com/webhooks/lastro",
-                     *       "event_types": [
-                     *         "payment.completed",
-                     *         "payment.failed"
-                     *       ],
-                     *       "description": "Order service"
-                     *     }
-                     */
                     "application/json": {
                         /**
                          * @description Absolute http(s) URL; https only in live; never a loopback, private or link-local address in live.
@@ -9604,7 +9351,6 @@ export interface paths {
                         url: string;
                         /** @description Event types sent to the endpoint; ["*"] (the default) is every type, present and future. */
                         event_types?: ("payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed" | "*")[];
-                        /** @description Your note about the endpoint. */
                         description?: string;
                     };
                 };
@@ -9616,61 +9362,23 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        /**
-                         * @example {
-                         *       "data": {
-                         *         "id": "0194f430-af1b-7c2d-9e3f-4a5b6c7d8e9f",
-                         *         "workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
-                         *         "environment": "sandbox",
-                         *         "url": "https://example.com/webhooks/lastro",
-                         *         "description": "Order service",
-                         *         "event_types": [
-                         *           "payment.completed",
-                         *           "payment.failed"
-                         *         ],
-                         *         "status": "enabled",
-                         *         "disabled_reason": null,
-                         *         "previous_secret_expires_at": null,
-                         *         "created_at": "2026-11-20T12:00:00.000Z",
-                         *         "updated_at": "2026-11-20T12:00:00.000Z",
-                         *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwMfKQ9r8GKYo="
-                         *       }
-                         *     }
-                         */
                         "application/json": {
                             data: {
-                                /**
-                                 * Format: uuid
-                                 * @description The endpoint id.
-                                 */
+                                /** Format: uuid */
                                 id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description The workspace whose events it receives.
-                                 */
+                                /** Format: uuid */
                                 workspace_id: string;
                                 /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
-                                /** @description Where events are POSTed. */
                                 url: string;
-                                /** @description Your note about the endpoint. */
                                 description: string | null;
-                                /** @description The event types sent to it; ["*"] is every type. */
                                 event_types: string[];
-                                /** @description enabled: events are delivered; disabled: none are sent. */
                                 status: "enabled" | "disabled";
                                 disabled_reason: string | null;
-                                /** @description Until when the secret before the last rotation still signs beside the new one. */
                                 previous_secret_expires_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description When the endpoint was created.
-                                 */
+                                /** Format: date-time */
                                 created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When the endpoint last changed.
-                                 */
+                                /** Format: date-time */
                                 updated_at: string;
                                 /** @description whsec_ + base64 of 32 random bytes. Shown once: store it now. */
                                 secret: string;
@@ -9678,18 +9386,15 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
-                400: {
+                /** @description Default Response */
+                "4XX": {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "invalid_request" | "workspace_id_required";
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -9702,234 +9407,15 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
-                401: {
+                /** @description Default Response */
+                "5XX": {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "not_found";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
-                408: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "request_timeout";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "payload_too_large";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "headers_too_large";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "database_unavailable" | "overloaded";
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -9957,10 +9443,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Get a webhook endpoint (without its secret)
-         * @description One webhook endpoint by its id; its secret is never answered again (rotate it to get a new one).
-         */
+        /** Get a webhook endpoint (without its secret) */
         get: {
             parameters: {
                 query?: never;
@@ -9981,77 +9464,37 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        /**
-                         * @example {
-                         *       "data": {
-                         *         "id": "0194f430-af1b-7c2d-9e3f-4a5b6c7d8e9f",
-                         *         "workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
-                         *         "environment": "sandbox",
-                         *         "url": "https://example.com/webhooks/lastro",
-                         *         "description": "Order service",
-                         *         "event_types": [
-                         *           "payment.completed",
-                         *           "payment.failed"
-                         *         ],
-                         *         "status": "enabled",
-                         *         "disabled_reason": null,
-                         *         "previous_secret_expires_at": null,
-                         *         "created_at": "2026-11-20T12:00:00.000Z",
-                         *         "updated_at": "2026-11-20T12:00:00.000Z"
-                         *       }
-                         *     }
-                         */
                         "application/json": {
                             data: {
-                                /**
-                                 * Format: uuid
-                                 * @description The endpoint id.
-                                 */
+                                /** Format: uuid */
                                 id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description The workspace whose events it receives.
-                                 */
+                                /** Format: uuid */
                                 workspace_id: string;
                                 /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
-                                /** @description Where events are POSTed. */
                                 url: string;
-                                /** @description Your note about the endpoint. */
                                 description: string | null;
-                                /** @description The event types sent to it; ["*"] is every type. */
                                 event_types: string[];
-                                /** @description enabled: events are delivered; disabled: none are sent. */
                                 status: "enabled" | "disabled";
                                 disabled_reason: string | null;
-                                /** @description Until when the secret before the last rotation still signs beside the new one. */
                                 previous_secret_expires_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description When the endpoint was created.
-                                 */
+                                /** Format: date-time */
                                 created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When the endpoint last changed.
-                                 */
+                                /** Format: date-time */
                                 updated_at: string;
                             };
                         };
                     };
                 };
-                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
-                400: {
+                /** @description Default Response */
+                "4XX": {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "invalid_request" | "workspace_id_required";
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -10064,210 +9507,15 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
-                401: {
+                /** @description Default Response */
+                "5XX": {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "not_found";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
-                408: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "request_timeout";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "payload_too_large";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "headers_too_large";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "database_unavailable" | "overloaded";
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -10284,10 +9532,7 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        /**
-         * Delete a webhook endpoint; its pending deliveries fail, its delivery log stays
-         * @description Deletes a webhook endpoint: nothing more is sent to it, its pending deliveries fail, and its delivery log stays readable.
-         */
+        /** Delete a webhook endpoint; its pending deliveries fail, its delivery log stays */
         delete: {
             parameters: {
                 query?: never;
@@ -10308,42 +9553,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        /**
-                         * @example {
-                         *       "data": {
-                         *         "id": "0194f430-af1b-7c2d-9e3f-4a5b6c7d8e9f",
-                         *         "deleted": true
-                         *       }
-                         *     }
-                         */
                         "application/json": {
                             data: {
-                                /**
-                                 * Format: uuid
-                                 * @description The id of the endpoint deleted.
-                                 */
+                                /** Format: uuid */
                                 id: string;
-                                /**
-                                 * @description Always true.
-                                 * @enum {boolean}
-                                 */
+                                /** @enum {boolean} */
                                 deleted: true;
                             };
                         };
                     };
                 };
-                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
-                400: {
+                /** @description Default Response */
+                "4XX": {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "invalid_request" | "workspace_id_required";
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -10356,210 +9584,15 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
-                401: {
+                /** @description Default Response */
+                "5XX": {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "not_found";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
-                408: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "request_timeout";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "payload_too_large";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "headers_too_large";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "database_unavailable" | "overloaded";
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -10597,11 +9630,6 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "disabled"
-                     *     }
-                     */
                     "application/json": {
                         /**
                          * @description Absolute http(s) URL; https only in live; never a loopback, private or link-local address in live.
@@ -10610,9 +9638,7 @@ export interface paths {
                         url?: string;
                         /** @description Event types sent to the endpoint; ["*"] (the default) is every type, present and future. */
                         event_types?: ("payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed" | "*")[];
-                        /** @description Your note about the endpoint; null clears it. */
                         description?: string | null;
-                        /** @description enabled: events are delivered; disabled: none are sent. */
                         status?: "enabled" | "disabled";
                     };
                 };
@@ -10624,77 +9650,37 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        /**
-                         * @example {
-                         *       "data": {
-                         *         "id": "0194f430-af1b-7c2d-9e3f-4a5b6c7d8e9f",
-                         *         "workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
-                         *         "environment": "sandbox",
-                         *         "url": "https://example.com/webhooks/lastro",
-                         *         "description": "Order service",
-                         *         "event_types": [
-                         *           "payment.completed",
-                         *           "payment.failed"
-                         *         ],
-                         *         "status": "disabled",
-                         *         "disabled_reason": "disabled_by_user",
-                         *         "previous_secret_expires_at": null,
-                         *         "created_at": "2026-11-20T12:00:00.000Z",
-                         *         "updated_at": "2026-11-20T12:00:00.000Z"
-                         *       }
-                         *     }
-                         */
                         "application/json": {
                             data: {
-                                /**
-                                 * Format: uuid
-                                 * @description The endpoint id.
-                                 */
+                                /** Format: uuid */
                                 id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description The workspace whose events it receives.
-                                 */
+                                /** Format: uuid */
                                 workspace_id: string;
                                 /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
-                                /** @description Where events are POSTed. */
                                 url: string;
-                                /** @description Your note about the endpoint. */
                                 description: string | null;
-                                /** @description The event types sent to it; ["*"] is every type. */
                                 event_types: string[];
-                                /** @description enabled: events are delivered; disabled: none are sent. */
                                 status: "enabled" | "disabled";
                                 disabled_reason: string | null;
-                                /** @description Until when the secret before the last rotation still signs beside the new one. */
                                 previous_secret_expires_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description When the endpoint was created.
-                                 */
+                                /** Format: date-time */
                                 created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When the endpoint last changed.
-                                 */
+                                /** Format: date-time */
                                 updated_at: string;
                             };
                         };
                     };
                 };
-                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
-                400: {
+                /** @description Default Response */
+                "4XX": {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "invalid_request" | "workspace_id_required";
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -10707,234 +9693,15 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
-                401: {
+                /** @description Default Response */
+                "5XX": {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "not_found";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
-                408: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "request_timeout";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "payload_too_large";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "headers_too_large";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "database_unavailable" | "overloaded";
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -10960,10 +9727,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * Rotate the signing secret; the old one keeps signing beside the new one for 24 h
-         * @description Makes a new signing secret and answers it once; for 24 h the old one signs beside it (two signatures in webhook-signature), so receivers can switch without losing events.
-         */
+        /** Rotate the signing secret; the old one keeps signing beside the new one for 24 h */
         post: {
             parameters: {
                 query?: never;
@@ -10987,61 +9751,23 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        /**
-                         * @example {
-                         *       "data": {
-                         *         "id": "0194f430-af1b-7c2d-9e3f-4a5b6c7d8e9f",
-                         *         "workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
-                         *         "environment": "sandbox",
-                         *         "url": "https://example.com/webhooks/lastro",
-                         *         "description": "Order service",
-                         *         "event_types": [
-                         *           "payment.completed",
-                         *           "payment.failed"
-                         *         ],
-                         *         "status": "enabled",
-                         *         "disabled_reason": null,
-                         *         "previous_secret_expires_at": "2026-11-27T03:00:00.000Z",
-                         *         "created_at": "2026-11-20T12:00:00.000Z",
-                         *         "updated_at": "2026-11-20T12:00:00.000Z",
-                         *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwMfKQ9r8GKYo="
-                         *       }
-                         *     }
-                         */
                         "application/json": {
                             data: {
-                                /**
-                                 * Format: uuid
-                                 * @description The endpoint id.
-                                 */
+                                /** Format: uuid */
                                 id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description The workspace whose events it receives.
-                                 */
+                                /** Format: uuid */
                                 workspace_id: string;
                                 /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
-                                /** @description Where events are POSTed. */
                                 url: string;
-                                /** @description Your note about the endpoint. */
                                 description: string | null;
-                                /** @description The event types sent to it; ["*"] is every type. */
                                 event_types: string[];
-                                /** @description enabled: events are delivered; disabled: none are sent. */
                                 status: "enabled" | "disabled";
                                 disabled_reason: string | null;
-                                /** @description Until when the secret before the last rotation still signs beside the new one. */
                                 previous_secret_expires_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description When the endpoint was created.
-                                 */
+                                /** Format: date-time */
                                 created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When the endpoint last changed.
-                                 */
+                                /** Format: date-time */
                                 updated_at: string;
                                 /** @description whsec_ + base64 of 32 random bytes. Shown once: store it now. */
                                 secret: string;
@@ -11049,18 +9775,15 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
-                400: {
+                /** @description Default Response */
+                "4XX": {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "invalid_request" | "workspace_id_required";
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -11073,234 +9796,15 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
-                401: {
+                /** @description Default Response */
+                "5XX": {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "not_found";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
-                408: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "request_timeout";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "payload_too_large";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "headers_too_large";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "database_unavailable" | "overloaded";
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -11328,10 +9832,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * The webhook delivery log, newest first
-         * @description Every delivery of an event to an endpoint, newest first, filtered by status, event type or endpoint; page with limit and cursor.
-         */
+        /** The webhook delivery log, newest first */
         get: {
             parameters: {
                 query?: {
@@ -11339,11 +9840,9 @@ export interface paths {
                     limit?: number;
                     /** @description The id of the last item of the previous page: the page after it. */
                     cursor?: string;
-                    /** @description Only deliveries in this status. */
                     status?: "pending" | "delivered" | "failed";
-                    /** @description Only deliveries of this event type. */
+                    /** @description An event type */
                     event_type?: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
-                    /** @description Only deliveries to this endpoint. */
                     endpoint_id?: string;
                 };
                 header?: never;
@@ -11361,89 +9860,41 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        /**
-                         * @example {
-                         *       "data": [
-                         *         {
-                         *           "id": "0194f440-b02c-7d3e-8f4a-5b6c7d8e9f0a",
-                         *           "endpoint_id": "0194f430-af1b-7c2d-9e3f-4a5b6c7d8e9f",
-                         *           "workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
-                         *           "environment": "sandbox",
-                         *           "event_id": "0194f3a2-7c1f-7b3a-9d2f-4e5a6b7c8d91",
-                         *           "event_type": "payment.completed",
-                         *           "url": "https://example.com/webhooks/lastro",
-                         *           "status": "delivered",
-                         *           "attempts": 1,
-                         *           "last_status_code": 200,
-                         *           "last_error": null,
-                         *           "created_at": "2026-11-26T03:05:12.000Z",
-                         *           "delivered_at": "2026-11-26T03:05:12.300Z",
-                         *           "next_attempt_at": null
-                         *         }
-                         *       ]
-                         *     }
-                         */
                         "application/json": {
                             data: {
-                                /**
-                                 * Format: uuid
-                                 * @description The delivery id.
-                                 */
+                                /** Format: uuid */
                                 id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description The endpoint it goes to.
-                                 */
+                                /** Format: uuid */
                                 endpoint_id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description The workspace of the event.
-                                 */
+                                /** Format: uuid */
                                 workspace_id: string;
                                 /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
-                                /**
-                                 * Format: uuid
-                                 * @description The event delivered (webhook-id carries it too).
-                                 */
+                                /** Format: uuid */
                                 event_id: string;
-                                /** @description The type of the event, e.g. payment.completed. */
                                 event_type: string;
-                                /** @description The URL it is POSTed to. */
                                 url: string;
-                                /** @description pending (trying, with retries), delivered (a 2xx answer) or failed (retries exhausted). */
                                 status: "pending" | "delivered" | "failed";
-                                /** @description How many attempts were made so far. */
                                 attempts: number;
-                                /** @description The HTTP status of the last answer; null when none came. */
                                 last_status_code: number | null;
-                                /** @description What went wrong on the last attempt. */
                                 last_error: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description When the delivery was queued.
-                                 */
+                                /** Format: date-time */
                                 created_at: string;
-                                /** @description When a 2xx answer came. */
                                 delivered_at: string | null;
-                                /** @description When the next retry is due; null when none is. */
                                 next_attempt_at: string | null;
                             }[];
                         };
                     };
                 };
-                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
-                400: {
+                /** @description Default Response */
+                "4XX": {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "invalid_request" | "workspace_id_required";
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -11456,210 +9907,15 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
-                401: {
+                /** @description Default Response */
+                "5XX": {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "not_found";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
-                408: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "request_timeout";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "payload_too_large";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "headers_too_large";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "database_unavailable" | "overloaded";
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -11689,10 +9945,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * One webhook delivery with the history of its attempts
-         * @description One delivery of an event to an endpoint: its status, the request as sent (headers and raw body) and every attempt with its answer or error.
-         */
+        /** One webhook delivery with the history of its attempts */
         get: {
             parameters: {
                 query?: never;
@@ -11713,89 +9966,27 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        /**
-                         * @example {
-                         *       "data": {
-                         *         "id": "0194f440-b02c-7d3e-8f4a-5b6c7d8e9f0a",
-                         *         "endpoint_id": "0194f430-af1b-7c2d-9e3f-4a5b6c7d8e9f",
-                         *         "workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
-                         *         "environment": "sandbox",
-                         *         "event_id": "0194f3a2-7c1f-7b3a-9d2f-4e5a6b7c8d91",
-                         *         "event_type": "payment.completed",
-                         *         "url": "https://example.com/webhooks/lastro",
-                         *         "status": "delivered",
-                         *         "attempts": 1,
-                         *         "last_status_code": 200,
-                         *         "last_error": null,
-                         *         "created_at": "2026-11-26T03:05:12.000Z",
-                         *         "delivered_at": "2026-11-26T03:05:12.300Z",
-                         *         "next_attempt_at": null,
-                         *         "request": {
-                         *           "headers": {
-                         *             "content-type": "application/json",
-                         *             "user-agent": "Lastro-Webhooks/1.0",
-                         *             "webhook-id": "0194f3a2-7c1f-7b3a-9d2f-4e5a6b7c8d91"
-                         *           },
-                         *           "body": "{\"id\":\"0194f3a2-7c1f-7b3a-9d2f-4e5a6b7c8d91\",\"type\":\"payment.completed\"}",
-                         *           "body_truncated": false
-                         *         },
-                         *         "attempt_history": [
-                         *           {
-                         *             "attempt": 1,
-                         *             "url": "https://example.com/webhooks/lastro",
-                         *             "started_at": "2026-11-26T03:05:12.000Z",
-                         *             "duration_ms": 300,
-                         *             "status_code": 200,
-                         *             "error": null
-                         *           }
-                         *         ]
-                         *       }
-                         *     }
-                         */
                         "application/json": {
                             data: {
-                                /**
-                                 * Format: uuid
-                                 * @description The delivery id.
-                                 */
+                                /** Format: uuid */
                                 id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description The endpoint it goes to.
-                                 */
+                                /** Format: uuid */
                                 endpoint_id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description The workspace of the event.
-                                 */
+                                /** Format: uuid */
                                 workspace_id: string;
                                 /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
-                                /**
-                                 * Format: uuid
-                                 * @description The event delivered (webhook-id carries it too).
-                                 */
+                                /** Format: uuid */
                                 event_id: string;
-                                /** @description The type of the event, e.g. payment.completed. */
                                 event_type: string;
-                                /** @description The URL it is POSTed to. */
                                 url: string;
-                                /** @description pending (trying, with retries), delivered (a 2xx answer) or failed (retries exhausted). */
                                 status: "pending" | "delivered" | "failed";
-                                /** @description How many attempts were made so far. */
                                 attempts: number;
-                                /** @description The HTTP status of the last answer; null when none came. */
                                 last_status_code: number | null;
-                                /** @description What went wrong on the last attempt. */
                                 last_error: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description When the delivery was queued.
-                                 */
+                                /** Format: date-time */
                                 created_at: string;
-                                /** @description When a 2xx answer came. */
                                 delivered_at: string | null;
-                                /** @description When the next retry is due; null when none is. */
                                 next_attempt_at: string | null;
                                 /** @description The request as it is POSTed to the endpoint */
                                 request: {
@@ -11808,40 +9999,28 @@ export interface paths {
                                     /** @description Whether body is cut short */
                                     body_truncated: boolean;
                                 };
-                                /** @description Every attempt, first to last. */
                                 attempt_history: {
-                                    /** @description The attempt number, from 1. */
                                     attempt: number;
-                                    /** @description The URL it was POSTed to. */
                                     url: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description When the attempt began.
-                                     */
+                                    /** Format: date-time */
                                     started_at: string;
-                                    /** @description How long the attempt took, in milliseconds. */
                                     duration_ms: number;
-                                    /** @description The HTTP status answered; null when none came. */
                                     status_code: number | null;
-                                    /** @description What went wrong: a timeout, a refused connection, a non-2xx. */
                                     error: string | null;
                                 }[];
                             };
                         };
                     };
                 };
-                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
-                400: {
+                /** @description Default Response */
+                "4XX": {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "invalid_request" | "workspace_id_required";
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -11854,210 +10033,15 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
-                401: {
+                /** @description Default Response */
+                "5XX": {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "not_found";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
-                408: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "request_timeout";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "payload_too_large";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "headers_too_large";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "database_unavailable" | "overloaded";
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -12089,10 +10073,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * Send a delivery again at once (same webhook-id); 422 invalid_state if its endpoint is disabled or deleted
-         * @description Queues one more attempt of a delivery now, with the same webhook-id so a receiver that already handled it can tell. Its endpoint must exist and be enabled (422 invalid_state otherwise).
-         */
+        /** Send a delivery again at once (same webhook-id); 422 invalid_state if its endpoint is disabled or deleted */
         post: {
             parameters: {
                 query?: never;
@@ -12116,87 +10097,41 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        /**
-                         * @example {
-                         *       "data": {
-                         *         "id": "0194f440-b02c-7d3e-8f4a-5b6c7d8e9f0a",
-                         *         "endpoint_id": "0194f430-af1b-7c2d-9e3f-4a5b6c7d8e9f",
-                         *         "workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
-                         *         "environment": "sandbox",
-                         *         "event_id": "0194f3a2-7c1f-7b3a-9d2f-4e5a6b7c8d91",
-                         *         "event_type": "payment.completed",
-                         *         "url": "https://example.com/webhooks/lastro",
-                         *         "status": "pending",
-                         *         "attempts": 3,
-                         *         "last_status_code": 500,
-                         *         "last_error": "answered 500",
-                         *         "created_at": "2026-11-26T03:05:12.000Z",
-                         *         "delivered_at": null,
-                         *         "next_attempt_at": "2026-11-26T03:20:00.000Z"
-                         *       }
-                         *     }
-                         */
                         "application/json": {
                             data: {
-                                /**
-                                 * Format: uuid
-                                 * @description The delivery id.
-                                 */
+                                /** Format: uuid */
                                 id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description The endpoint it goes to.
-                                 */
+                                /** Format: uuid */
                                 endpoint_id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description The workspace of the event.
-                                 */
+                                /** Format: uuid */
                                 workspace_id: string;
                                 /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
-                                /**
-                                 * Format: uuid
-                                 * @description The event delivered (webhook-id carries it too).
-                                 */
+                                /** Format: uuid */
                                 event_id: string;
-                                /** @description The type of the event, e.g. payment.completed. */
                                 event_type: string;
-                                /** @description The URL it is POSTed to. */
                                 url: string;
-                                /** @description pending (trying, with retries), delivered (a 2xx answer) or failed (retries exhausted). */
                                 status: "pending" | "delivered" | "failed";
-                                /** @description How many attempts were made so far. */
                                 attempts: number;
-                                /** @description The HTTP status of the last answer; null when none came. */
                                 last_status_code: number | null;
-                                /** @description What went wrong on the last attempt. */
                                 last_error: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description When the delivery was queued.
-                                 */
+                                /** Format: date-time */
                                 created_at: string;
-                                /** @description When a 2xx answer came. */
                                 delivered_at: string | null;
-                                /** @description When the next retry is due; null when none is. */
                                 next_attempt_at: string | null;
                             };
                         };
                     };
                 };
-                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
-                400: {
+                /** @description Default Response */
+                "4XX": {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "invalid_request" | "workspace_id_required";
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -12209,258 +10144,15 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
-                401: {
+                /** @description Default Response */
+                "5XX": {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "not_found";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
-                408: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "request_timeout";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "payload_too_large";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `invalid_state` (see the errors guide, /docs/guides/errors) */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "invalid_state";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
-                431: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "headers_too_large";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                            /** @description What went wrong, in a sentence for a person. */
-                            message: string;
-                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
-                            details?: {
-                                /** @description The dotted path of the field in the request: body.amount_minor. */
-                                field: string;
-                                /** @description What is wrong with it: is required, unknown field, must be … */
-                                issue: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "database_unavailable" | "overloaded";
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */

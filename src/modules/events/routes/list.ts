@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { Deps } from '../../../platform/context.ts';
 import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
-import { Event, EventQuery } from '../schemas.ts';
+import { EVENT_EXAMPLE, Event, EventQuery } from '../schemas.ts';
 import { listEvents } from '../service.ts';
 
 export default function route(app: App, deps: Deps) {
@@ -14,7 +14,7 @@ export default function route(app: App, deps: Deps) {
   app.get(
     '/v1/:env/events',
     {
-      config: { auth: 'workspace' },
+      config: { auth: 'workspace', errors: ['invalid_request'] },
       schema: {
         tags: ['events'],
         summary: 'List events of this environment, newest first, optionally of one type',
@@ -22,7 +22,7 @@ export default function route(app: App, deps: Deps) {
           'With `after`, the events that followed that one, oldest first, waiting up to `wait_ms` for one: the feed `lastro listen` forwards. 400 invalid_request for `cursor` with `after`, or `wait_ms` without it.',
         params: EnvParams,
         querystring: EventQuery,
-        response: respond(Type.Array(Event)),
+        response: respond(Type.Array(Event), { example: [EVENT_EXAMPLE] }),
       },
     },
     async (request) => ({
