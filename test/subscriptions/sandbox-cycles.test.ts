@@ -124,6 +124,24 @@ describe('sandbox subscription cycles', () => {
     ]);
   });
 
+  it('expires when the payer never answers before its start date', async () => {
+    const ws = await world.workspace();
+    const start = addDays(await sandboxToday(ws), 7);
+    const created = (await ws.api.post('/v1/sandbox/subscriptions', monthly(start))).json().data;
+    await advanceTo(world, ws, start);
+    expect((await ws.api.get(`/v1/sandbox/subscriptions/${created.id}`)).json().data.status).toBe(
+      'pending_authorisation',
+    );
+    await advanceTo(world, ws, addDays(start, 1));
+    const sub = (await ws.api.get(`/v1/sandbox/subscriptions/${created.id}`)).json().data;
+    expect(sub).toMatchObject({ status: 'expired', next_due_date: null, cycles_paid: 0 });
+    expect(await subscriptionEvents(ws.api, created.id)).toEqual([
+      'subscription.created',
+      'subscription.expired',
+    ]);
+    expect(await ws.paymentCount('pix_automatic')).toBe(0);
+  });
+
   it('completes after the cycle of its end date', async () => {
     const ws = await world.workspace();
     const start = addDays(await sandboxToday(ws), 7);

@@ -24,8 +24,13 @@ const PAGE = 100;
 async function sandboxStep(deps: Deps, scope: Scope, id: string, now: Date): Promise<boolean> {
   return deps.db.transaction(async (tx) => {
     const row = await findSubscription(tx, scope, id, { lock: true });
-    if (row?.status !== 'active') return false;
     const today = dayOf(now);
+    // The sandbox payer never answered: the request lapses once its first due date has passed.
+    if (row?.status === 'pending_authorisation' && today > row.start_date) {
+      await moveSubscription(tx, row, { to: 'expired', at: now });
+      return true;
+    }
+    if (row?.status !== 'active') return false;
     const cycles = await cyclesOf(tx, scope, id);
     const open = cycles.filter(isOpenCycle);
     const due = open.find((cycle) => cycle.next_attempt_date! <= today);
