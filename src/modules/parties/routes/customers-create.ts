@@ -2,13 +2,13 @@ import type { Deps } from '../../../platform/context.ts';
 import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
 import { createCustomer } from '../customers.ts';
-import { Customer, CustomerCreateBody } from '../schemas.ts';
+import { CUSTOMER_EXAMPLE, Customer, CustomerCreateBody } from '../schemas.ts';
 
 export default function route(app: App, deps: Deps) {
   app.post(
     '/v1/:env/customers',
     {
-      config: { auth: 'workspace' },
+      config: { auth: 'workspace', errors: ['conflict'] },
       schema: {
         tags: ['customers'],
         summary: 'Create a customer (a party of kind person or business); workspace-level callers only',
@@ -16,7 +16,7 @@ export default function route(app: App, deps: Deps) {
           'document_number is checked against document_type (CPF or CNPJ, alphanumeric CNPJ included) and stored encrypted. external_id is unique per workspace (409 conflict). Emits customer.created.',
         params: EnvParams,
         body: CustomerCreateBody,
-        response: respond(Customer),
+        response: respond(Customer, { example: { ...CUSTOMER_EXAMPLE, kyc_status: 'not_started' } }),
       },
     },
     async (request) => ({

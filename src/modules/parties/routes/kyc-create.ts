@@ -3,13 +3,13 @@ import { BODY_OPTIONAL } from '../../../platform/openapi.ts';
 import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
 import { openCase } from '../kyc.ts';
-import { KycCase, KycCreateBody } from '../schemas.ts';
+import { KYC_CASE_EXAMPLE, KycCase, KycCreateBody } from '../schemas.ts';
 
 export default function route(app: App, deps: Deps) {
   app.post(
     '/v1/:env/kyc',
     {
-      config: { auth: 'any' },
+      config: { auth: 'any', errors: ['not_found', 'conflict'] },
       schema: {
         tags: ['kyc'],
         summary: "Open a KYC case for a party (default: the key's party, else the workspace's own entity)",
@@ -18,7 +18,7 @@ export default function route(app: App, deps: Deps) {
         params: EnvParams,
         [BODY_OPTIONAL]: true,
         body: KycCreateBody,
-        response: respond(KycCase),
+        response: respond(KycCase, { example: KYC_CASE_EXAMPLE }),
       },
     },
     async (request) => ({

@@ -3,7 +3,7 @@ import { BODY_OPTIONAL } from '../../../platform/openapi.ts';
 import { contextOf } from '../../../platform/request-context.ts';
 import { type App, respond, SandboxEnvIdParams } from '../../../platform/schema.ts';
 import { decideCase } from '../kyc.ts';
-import { KycCase, KycDecisionBody } from '../schemas.ts';
+import { KYC_CASE_EXAMPLE, KycCase, KycDecisionBody } from '../schemas.ts';
 
 /** The sandbox stand-in for compliance: approve or reject a sandbox KYC case (live → 404). */
 export default function route(app: App, deps: Deps) {
@@ -11,14 +11,28 @@ export default function route(app: App, deps: Deps) {
     app.post(
       `/v1/:env/simulate/kyc/:id/${decision}`,
       {
-        config: { auth: 'workspace', sandboxOnly: true, record: 'kyc_case' },
+        config: {
+          auth: 'workspace',
+          sandboxOnly: true,
+          record: 'kyc_case',
+          errors: ['not_found', 'invalid_state'],
+        },
         schema: {
           tags: ['sandbox'],
           summary: `Sandbox only: compliance ${decision === 'approve' ? 'approves' : 'rejects'} this KYC case`,
+          description:
+            "Sandbox only: compliance decides the KYC case now, with an optional reason; the party's kyc_status follows and kyc.updated is sent. A decided case is 422 invalid_state.",
           params: SandboxEnvIdParams,
           [BODY_OPTIONAL]: true,
           body: KycDecisionBody,
-          response: respond(KycCase),
+          response: respond(KycCase, {
+            example: {
+              ...KYC_CASE_EXAMPLE,
+              status: decision === 'approve' ? 'approved' : 'rejected',
+              decision_reason: 'Documents verified',
+              decided_at: '2026-11-21T12:30:00.000Z',
+            },
+          }),
         },
       },
       async (request) => ({
