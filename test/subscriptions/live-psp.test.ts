@@ -83,3 +83,26 @@ describe('live Pix Automático', () => {
     ]);
   });
 });
+
+describe('live cancellation by the receiver', () => {
+  it('cancels at the PSP first; a PSP that refuses leaves the subscription as it was', async () => {
+    const { live: api } = await liveWorkspace(world, 'Cancela Ltda');
+    const start = addDays(dayOf(world.clock.now()), 10);
+    const id = (await api.post('/v1/live/subscriptions', monthly(start))).json().data.id as string;
+    const rec = [...psp.automatic.recs.values()].find((r) => r.status === 'CRIADA')!;
+    psp.automatic.answer(rec.idRec, 'APROVADA');
+    await run();
+    psp.failNext({ method: 'PATCH', path: /^\/v2\/rec\//, status: 400 });
+    const refused = await api.post(`/v1/live/subscriptions/${id}/cancel`, {});
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json().error).toBe('provider_unavailable');
+    expect((await api.get(`/v1/live/subscriptions/${id}`)).json().data.status).toBe('active');
+    const cancelled = await api.post(`/v1/live/subscriptions/${id}/cancel`, {});
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json().data).toMatchObject({ status: 'cancelled', cancelled_by: 'receiver' });
+    expect(psp.automatic.recs.get(rec.idRec)).toMatchObject({
+      status: 'CANCELADA',
+      cancelledBy: 'USUARIO_RECEBEDOR',
+    });
+  });
+});

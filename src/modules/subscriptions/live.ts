@@ -78,8 +78,17 @@ export async function createAtPsp(
   }
 }
 
+/** PATCH /rec/{idRec} status CANCELADA; a refusal is 503 provider_unavailable naming the PSP's reason. */
 export async function cancelAtPsp(deps: Deps, idRec: string): Promise<void> {
-  await automatic(deps).cancelRecurrence(idRec);
+  try {
+    await automatic(deps).cancelRecurrence(idRec);
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError(
+      'provider_unavailable',
+      `The PIX provider refused the cancellation: ${(error as Error).message}.`,
+    );
+  }
 }
 
 const STATUS_OF: Record<RecurrenceState['status'], SubscriptionStatus> = {
