@@ -41,7 +41,7 @@ function bar(done: number, total: number): string {
 }
 
 /** A terminal line no wider than the terminal, so a redraw never wraps onto a second line. */
-const fit = (text: string, columns: number | undefined) =>
+const fitted = (text: string, columns: number | undefined) =>
   columns && text.length >= columns ? `${text.slice(0, Math.max(0, columns - 2))}…` : text;
 
 /** Progress on `stream`: a redrawn bar on a terminal, else a line per step. */
@@ -59,7 +59,7 @@ export function progressTo(stream: ProgressStream = process.stderr): ProgressRep
           const done = started++;
           const gauge = total === undefined ? '' : `${bar(done, total)} `;
           const line = `${label} ${gauge}${counted(started, total)} ${item}`;
-          stream.write(`${REDRAW}${fit(line, stream.columns)}`);
+          stream.write(`${REDRAW}${fitted(line, stream.columns)}`);
         },
         done: (summary) => void stream.write(`${REDRAW}${label}: ${summary}\n`),
       };
