@@ -4,8 +4,10 @@
  * hold it. A party-scoped key sees its own party's disputes only.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { topUpHolds } from '../../src/modules/disputes/top-up.ts';
 import { cryptoWorkspace, OUTSIDE, SEND } from '../crypto/support.ts';
 import { EXECUTE, QUOTE } from '../rfq/support.ts';
+import { expectBooksVerified } from '../support/books.ts';
 import { startWorld } from '../support/world.ts';
 import { disputeUrl, openDispute, paidCashIn } from './support.ts';
 
@@ -63,6 +65,37 @@ describe('an open dispute holds its amount against conversions and sends', () =>
     const refused = await ws.api.post(EXECUTE, { quote_id: quote.id });
     expect(refused.statusCode).toBe(422);
     expect(refused.json().message).not.toContain('dispute');
+  });
+});
+
+describe('a dispute that could not hold all of its amount', () => {
+  it('holds money that reaches available later, up to the amount, before it can be converted', async () => {
+    const ws = await cryptoWorkspace(world, 'Saldo Curto');
+    const first = await paidCashIn(ws.api, '10000');
+    await ws.setSettlementKey();
+    await ws.payout('5900');
+    await world.drainJobs();
+    const dispute = await openDispute(ws.api, first.id);
+    expect(dispute).toMatchObject({ held_minor: '4000', unheld_minor: '6000' });
+
+    await paidCashIn(ws.api, '2500');
+    expect(await topUpHolds(world.deps)).toBe(1);
+    expect(await topUpHolds(world.deps)).toBe(0);
+    expect((await ws.api.get(disputeUrl(dispute.id))).json().data).toMatchObject({
+      held_minor: '6500',
+      unheld_minor: '3500',
+    });
+    expect(await ws.balances()).toMatchObject({ available: '0', locked: '6500' });
+    const quote = (
+      await ws.api.post(QUOTE, { base_amount_minor: '2500', base_currency: 'BRL', quote_currency: 'USDT' })
+    ).json().data;
+    expect((await ws.api.post(EXECUTE, { quote_id: quote.id })).statusCode).toBe(422);
+
+    await paidCashIn(ws.api, '9000');
+    await topUpHolds(world.deps);
+    expect(await ws.balances()).toMatchObject({ available: '5500', locked: '10000' });
+    await world.drainJobs();
+    await expectBooksVerified(world.deps);
   });
 });
 

@@ -6,9 +6,10 @@ import getDispute from './routes/get.ts';
 import listDisputes from './routes/list.ts';
 import simulateCloseDispute from './routes/simulate-close.ts';
 import simulateOpenDispute from './routes/simulate-open.ts';
+import { disputeHoldTopUp } from './top-up.ts';
 
 export default defineModule({
   name: 'disputes',
   routes: [listDisputes, getDispute, submitDefense, simulateOpenDispute, simulateCloseDispute],
-  tasks: [disputeDeadlineNotices, liveInfractionPoll],
+  tasks: [disputeDeadlineNotices, liveInfractionPoll, disputeHoldTopUp],
 });

@@ -199,3 +199,24 @@ export async function heldByParty(q: Queryable, scope: Scope & { partyId: string
   );
   return { held: rows[0]?.held ?? 0n, ids: rows[0]?.ids ?? [] };
 }
+
+/** Open disputes that hold less than their amount: the top-up sweep's round. */
+export async function partlyHeld(q: Queryable, limit: number): Promise<DisputeRow[]> {
+  const { rows } = await q.query<DisputeRow>(
+    `SELECT * FROM disputes WHERE status IN ('open', 'under_review') AND held_minor < amount_minor
+      ORDER BY opened_at LIMIT $1`,
+    [limit],
+  );
+  return rows;
+}
+
+/** Adds to what a dispute holds, only while it is still open and holds what the caller read. */
+export async function addHeld(q: Queryable, row: DisputeRow, added: bigint, at: Date) {
+  const { rows } = await q.query<DisputeRow>(
+    `UPDATE disputes SET held_minor = held_minor + $4, updated_at = $5
+      WHERE workspace_id = $1 AND id = $2 AND held_minor = $3 AND status IN ('open', 'under_review')
+      RETURNING *`,
+    [row.workspace_id, row.id, row.held_minor, added, at],
+  );
+  return rows[0];
+}

@@ -77,11 +77,11 @@ export const Dispute = Type.Object(
     currency: Type.Literal('BRL', { description: 'Always BRL: PIX moves reais' }),
     held_minor: Type.String({
       description:
-        'What the party’s available balance held of the amount when the dispute opened, moved to locked',
+        'What the dispute holds in the party’s locked BRL: what available had when it opened, topped up as money comes in, up to amount_minor',
     }),
     unheld_minor: Type.String({
       description:
-        'The part of the amount the balance could not cover (amount_minor − held_minor): nothing holds it; a return takes it as a debt of the party',
+        'The part of the amount nothing holds yet (amount_minor − held_minor): the next credits to the party are held for it; a return takes what is still unheld as a debt of the party',
     }),
     opened_at: Type.String({ format: 'date-time', description: 'When the infraction was opened' }),
     deadline_at: Type.String({
