@@ -28728,9 +28728,9 @@ export interface paths {
                                  * @enum {string}
                                  */
                                 currency: "BRL";
-                                /** @description What the party’s available balance held of the amount when the dispute opened, moved to locked */
+                                /** @description What the dispute holds in the party’s locked BRL: what available had when it opened, topped up as money comes in, up to amount_minor */
                                 held_minor: string;
-                                /** @description The part of the amount the balance could not cover (amount_minor − held_minor): nothing holds it; a return takes it as a debt of the party */
+                                /** @description The part of the amount nothing holds yet (amount_minor − held_minor): the next credits to the party are held for it; a return takes what is still unheld as a debt of the party */
                                 unheld_minor: string;
                                 /**
                                  * Format: date-time
@@ -29136,9 +29136,9 @@ export interface paths {
                                  * @enum {string}
                                  */
                                 currency: "BRL";
-                                /** @description What the party’s available balance held of the amount when the dispute opened, moved to locked */
+                                /** @description What the dispute holds in the party’s locked BRL: what available had when it opened, topped up as money comes in, up to amount_minor */
                                 held_minor: string;
-                                /** @description The part of the amount the balance could not cover (amount_minor − held_minor): nothing holds it; a return takes it as a debt of the party */
+                                /** @description The part of the amount nothing holds yet (amount_minor − held_minor): the next credits to the party are held for it; a return takes what is still unheld as a debt of the party */
                                 unheld_minor: string;
                                 /**
                                  * Format: date-time
@@ -29567,9 +29567,9 @@ export interface paths {
                                  * @enum {string}
                                  */
                                 currency: "BRL";
-                                /** @description What the party’s available balance held of the amount when the dispute opened, moved to locked */
+                                /** @description What the dispute holds in the party’s locked BRL: what available had when it opened, topped up as money comes in, up to amount_minor */
                                 held_minor: string;
-                                /** @description The part of the amount the balance could not cover (amount_minor − held_minor): nothing holds it; a return takes it as a debt of the party */
+                                /** @description The part of the amount nothing holds yet (amount_minor − held_minor): the next credits to the party are held for it; a return takes what is still unheld as a debt of the party */
                                 unheld_minor: string;
                                 /**
                                  * Format: date-time
@@ -30051,9 +30051,9 @@ export interface paths {
                                  * @enum {string}
                                  */
                                 currency: "BRL";
-                                /** @description What the party’s available balance held of the amount when the dispute opened, moved to locked */
+                                /** @description What the dispute holds in the party’s locked BRL: what available had when it opened, topped up as money comes in, up to amount_minor */
                                 held_minor: string;
-                                /** @description The part of the amount the balance could not cover (amount_minor − held_minor): nothing holds it; a return takes it as a debt of the party */
+                                /** @description The part of the amount nothing holds yet (amount_minor − held_minor): the next credits to the party are held for it; a return takes what is still unheld as a debt of the party */
                                 unheld_minor: string;
                                 /**
                                  * Format: date-time
@@ -30525,9 +30525,9 @@ export interface paths {
                                  * @enum {string}
                                  */
                                 currency: "BRL";
-                                /** @description What the party’s available balance held of the amount when the dispute opened, moved to locked */
+                                /** @description What the dispute holds in the party’s locked BRL: what available had when it opened, topped up as money comes in, up to amount_minor */
                                 held_minor: string;
-                                /** @description The part of the amount the balance could not cover (amount_minor − held_minor): nothing holds it; a return takes it as a debt of the party */
+                                /** @description The part of the amount nothing holds yet (amount_minor − held_minor): the next credits to the party are held for it; a return takes what is still unheld as a debt of the party */
                                 unheld_minor: string;
                                 /**
                                  * Format: date-time
