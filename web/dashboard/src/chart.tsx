@@ -3,6 +3,8 @@
  * and a legend, so colour is never the only cue) and a line with a marked point per day. Every chart
  * has a text summary for screen readers and a table of the same numbers beside it.
  */
+import { scaled, shortDay } from './chart-scale.ts';
+import { TableScroll } from './components.tsx';
 import { getLocale, t } from './i18n.ts';
 import { formatMoney } from './money.ts';
 
@@ -19,18 +21,6 @@ const LEFT = 92;
 const BOTTOM = 28;
 const TOP = 10;
 const PLOT_H = HEIGHT - BOTTOM - TOP;
-
-/** "26/11" in pt-BR, "11/26" in English: the day of a YYYY-MM-DD without a time zone shift. */
-export function shortDay(day: string, locale: string): string {
-  const [, month = '', date = ''] = day.split('-');
-  return locale === 'en' ? `${month}/${date}` : `${date}/${month}`;
-}
-
-/** Pixel offset of `value` in a scale from `low` to `high` (bigint ratio: money is never a float). */
-export function scaled(value: bigint, low: bigint, high: bigint, pixels: number): number {
-  if (high === low) return 0;
-  return Number(((value - low) * BigInt(pixels)) / (high - low));
-}
 
 const money = (minor: bigint | string, currency: string) => formatMoney(minor, currency, getLocale());
 
@@ -236,7 +226,7 @@ function ChartTable({
   return (
     <details className="chart-table">
       <summary>{t('Show as a table')}</summary>
-      <div className="table-scroll">
+      <TableScroll label={title}>
         <table>
           <caption className="visually-hidden">{title}</caption>
           <thead>
@@ -262,7 +252,7 @@ function ChartTable({
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </details>
   );
 }
