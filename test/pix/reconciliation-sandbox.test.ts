@@ -3,7 +3,7 @@
  * discrepancy is found, for the caller's workspace only.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { reconcileYesterday } from '../../src/modules/pix/reconciliation/daily.ts';
+import { previousLocalDay, reconcileYesterday } from '../../src/modules/pix/reconciliation/daily.ts';
 import { reconcile } from '../../src/modules/pix/reconciliation/service.ts';
 import { startWorld } from '../support/world.ts';
 
@@ -109,6 +109,10 @@ describe('sandbox reconciliation', () => {
   });
 
   it('the daily task reconciles yesterday once', async () => {
+    // The daily run waits an hour past São Paulo's midnight: a suite run between 00:00 and 01:00
+    // there moves its clock past that hour (yesterday stays the same day).
+    const settledAt = previousLocalDay(world.clock.now()).to.getTime() + 61 * 60_000;
+    world.clock.advance(Math.max(0, settledAt - world.clock.now().getTime()));
     const first = await reconcileYesterday(world.deps);
     expect(first).toBeGreaterThan(0);
     expect(await reconcileYesterday(world.deps)).toBe(0);
