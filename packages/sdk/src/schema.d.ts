@@ -430,18 +430,36 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                /** @description Default Response */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /**
-                             * @description The error code: branch on it, never on the message.
-                             * @enum {string}
-                             */
-                            error: "database_unavailable" | "overloaded";
+                            data: {
+                                /** @description ready when every check is ok; not_ready (with 503) otherwise. */
+                                status: "ready" | "not_ready";
+                                /** @description Each check and its outcome. */
+                                checks: {
+                                    /**
+                                     * @description The database answered.
+                                     * @enum {string}
+                                     */
+                                    database: "ok";
+                                    /** @description ok when every migration has run. */
+                                    migrations: "ok" | "pending";
+                                    /** @description The background loops of this process: ok when each beat in time. */
+                                    workers: "ok" | "stalled" | "not_running";
+                                };
+                                /** @description The names of migrations not run yet. */
+                                pending_migrations: string[];
+                                /** @description The background loops that missed their beat. */
+                                stalled_tasks: string[];
+                            };
+                        } | {
+                            /** @description The error code: branch on it, never on the message. */
+                            error: string;
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -30871,7 +30889,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Payment links, newest first; cursor is the id of the last link seen */
+        /**
+         * Payment links, newest first; cursor is the id of the last link seen
+         * @description The payment links of the workspace parties, newest first, filtered by party; page with limit and cursor.
+         */
         get: {
             parameters: {
                 query?: {
@@ -30879,6 +30900,7 @@ export interface paths {
                     limit?: number;
                     /** @description The id of the last item of the previous page: the page after it. */
                     cursor?: string;
+                    /** @description Only the links of this party. */
                     party_id?: string;
                 };
                 header?: {
@@ -30899,44 +30921,90 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "id": "0194f480-f46a-7b7c-8d8e-9f0a1b2c3d4e",
+                         *           "workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *           "environment": "sandbox",
+                         *           "party_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e10",
+                         *           "amount_minor": "4990",
+                         *           "currency": "BRL",
+                         *           "allow_custom_amount": false,
+                         *           "status": "active",
+                         *           "slug": "curso-basico",
+                         *           "url": "https://pay.example.com/pay/curso-basico",
+                         *           "title": "Curso básico",
+                         *           "description": "Acesso por 12 meses",
+                         *           "design": {
+                         *             "brand_color": "#0b5fff"
+                         *           },
+                         *           "expires_at": null,
+                         *           "created_at": "2026-11-22T09:00:00.000Z",
+                         *           "metadata": {
+                         *             "sku": "CB-12"
+                         *           }
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The payment link id.
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace of the link.
+                                 */
                                 workspace_id: string;
                                 /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The party credited with what the link collects (before splits).
+                                 */
                                 party_id: string;
                                 amount_minor: string | null;
+                                /** @description BRL: the checkout is PIX. */
                                 currency: string;
+                                /** @description Whether the payer chooses the amount. */
                                 allow_custom_amount: boolean;
                                 /**
                                  * @description active, inactive, or expired once past expires_at
                                  * @enum {unknown}
                                  */
                                 status: "active" | "inactive" | "expired";
+                                /** @description The last part of its URL. */
                                 slug: string;
                                 /** @description the hosted checkout page, absolute: PUBLIC_BASE_URL + /pay/{slug} (e.g. https://pay.example.com/pay/ab12cd34) */
                                 url: string;
+                                /** @description The title shown on the checkout page. */
                                 title: string | null;
+                                /** @description The text shown under the title. */
                                 description: string | null;
                                 /** @description brand_color (buttons, header) and background_color of the checkout page, as #rrggbb */
                                 design: {
                                     /**
-                                     * @description #rrggbb
+                                     * @description Buttons and header, as #rrggbb.
                                      * @example #0b5fff
                                      */
                                     brand_color?: string;
                                     /**
-                                     * @description #rrggbb
+                                     * @description The page background, as #rrggbb.
                                      * @example #0b5fff
                                      */
                                     background_color?: string;
                                 };
+                                /** @description When the link stops taking payments; null for never. */
                                 expires_at: string | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the link was created.
+                                 */
                                 created_at: string;
                                 /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
@@ -30946,15 +31014,18 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -30967,15 +31038,210 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -30991,7 +31257,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Create a payment link: a fixed amount_minor, or allow_custom_amount for an open amount; its hosted page is /pay/{slug} */
+        /**
+         * Create a payment link: a fixed amount_minor, or allow_custom_amount for an open amount; its hosted page is /pay/{slug}
+         * @description Creates a reusable payment link: a hosted checkout page at url where payers pay by PIX, a fixed amount or one they choose. What it collects is credited to the party, divided by the link's splits when it has some.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -31009,36 +31278,61 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "amount_minor": "4990",
+                     *       "title": "Curso básico",
+                     *       "description": "Acesso por 12 meses",
+                     *       "slug": "curso-basico",
+                     *       "design": {
+                     *         "brand_color": "#0b5fff"
+                     *       },
+                     *       "metadata": {
+                     *         "sku": "CB-12"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /**
-                         * @description The amount in minor units, as a string of digits ("1050" is R$ 10.50).
+                         * @description The price in minor units; leave out with allow_custom_amount.
                          * @example 1050
                          */
                         amount_minor?: string;
-                        /** @default false */
+                        /**
+                         * @description The payer chooses the amount.
+                         * @default false
+                         */
                         allow_custom_amount?: boolean;
                         /**
                          * @description BRL: the checkout is PIX
                          * @default BRL
                          */
                         currency?: string;
+                        /** @description The title shown on the checkout page. */
                         title?: string;
+                        /** @description The text shown under the title. */
                         description?: string;
                         /** @description random when omitted */
                         slug?: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the link stops taking payments.
+                         */
                         expires_at?: string;
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @description The party credited; the workspace's own when left out.
+                         */
                         party_id?: string;
                         /** @description brand_color (buttons, header) and background_color of the checkout page, as #rrggbb */
                         design?: {
                             /**
-                             * @description #rrggbb
+                             * @description Buttons and header, as #rrggbb.
                              * @example #0b5fff
                              */
                             brand_color?: string;
                             /**
-                             * @description #rrggbb
+                             * @description The page background, as #rrggbb.
                              * @example #0b5fff
                              */
                             background_color?: string;
@@ -31057,44 +31351,88 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "0194f480-f46a-7b7c-8d8e-9f0a1b2c3d4e",
+                         *         "workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *         "environment": "sandbox",
+                         *         "party_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e10",
+                         *         "amount_minor": "4990",
+                         *         "currency": "BRL",
+                         *         "allow_custom_amount": false,
+                         *         "status": "active",
+                         *         "slug": "curso-basico",
+                         *         "url": "https://pay.example.com/pay/curso-basico",
+                         *         "title": "Curso básico",
+                         *         "description": "Acesso por 12 meses",
+                         *         "design": {
+                         *           "brand_color": "#0b5fff"
+                         *         },
+                         *         "expires_at": null,
+                         *         "created_at": "2026-11-22T09:00:00.000Z",
+                         *         "metadata": {
+                         *           "sku": "CB-12"
+                         *         }
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The payment link id.
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace of the link.
+                                 */
                                 workspace_id: string;
                                 /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The party credited with what the link collects (before splits).
+                                 */
                                 party_id: string;
                                 amount_minor: string | null;
+                                /** @description BRL: the checkout is PIX. */
                                 currency: string;
+                                /** @description Whether the payer chooses the amount. */
                                 allow_custom_amount: boolean;
                                 /**
                                  * @description active, inactive, or expired once past expires_at
                                  * @enum {unknown}
                                  */
                                 status: "active" | "inactive" | "expired";
+                                /** @description The last part of its URL. */
                                 slug: string;
                                 /** @description the hosted checkout page, absolute: PUBLIC_BASE_URL + /pay/{slug} (e.g. https://pay.example.com/pay/ab12cd34) */
                                 url: string;
+                                /** @description The title shown on the checkout page. */
                                 title: string | null;
+                                /** @description The text shown under the title. */
                                 description: string | null;
                                 /** @description brand_color (buttons, header) and background_color of the checkout page, as #rrggbb */
                                 design: {
                                     /**
-                                     * @description #rrggbb
+                                     * @description Buttons and header, as #rrggbb.
                                      * @example #0b5fff
                                      */
                                     brand_color?: string;
                                     /**
-                                     * @description #rrggbb
+                                     * @description The page background, as #rrggbb.
                                      * @example #0b5fff
                                      */
                                     background_color?: string;
                                 };
+                                /** @description When the link stops taking payments; null for never. */
                                 expires_at: string | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the link was created.
+                                 */
                                 created_at: string;
                                 /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
@@ -31104,15 +31442,18 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `invalid_amount`, `unsupported_currency`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "invalid_amount" | "unsupported_currency" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -31125,15 +31466,234 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use`, `slug_taken` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use" | "slug_taken";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -31161,18 +31721,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Checkout payments, newest first: data is {items, next_cursor}; search takes a CPF/CNPJ (any punctuation) or part of the payer name */
+        /**
+         * Checkout payments, newest first: data is {items, next_cursor}; search takes a CPF/CNPJ (any punctuation) or part of the payer name
+         * @description The payments made through payment links, newest first, found by payer document or name and filtered by status, party or link; page with next_cursor.
+         */
         get: {
             parameters: {
                 query?: {
+                    /** @description How many to answer, 1 to 100. */
                     limit?: number;
                     /** @description <created_at>|<id> of the last row seen */
                     cursor?: string;
-                    /** @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded */
+                    /** @description Only payments in this status. */
                     status?: "created" | "processing" | "completed" | "failed" | "expired" | "refunded";
                     /** @description a CPF/CNPJ in any punctuation (exact, by keyed hash) or part of the payer name */
                     search?: string;
+                    /** @description Only payments credited to this party. */
                     party_id?: string;
+                    /** @description Only payments of this link. */
                     payment_link_id?: string;
                 };
                 header?: {
@@ -31193,8 +31759,60 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "items": [
+                         *           {
+                         *             "id": "0194f3a2-7c1e-7b3a-9d2f-4e5a6b7c8d90",
+                         *             "workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *             "party_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *             "environment": "sandbox",
+                         *             "kind": "pix_cash_in",
+                         *             "status": "completed",
+                         *             "amount_minor": "15000",
+                         *             "currency": "BRL",
+                         *             "fee_minor": "150",
+                         *             "description": "Pedido 1001",
+                         *             "provider_ref": "sandbox-7f3a9c",
+                         *             "pix_qr_code": "00020101021226830014br.gov.bcb.pix2561pix.example.com/qr/v2/7f3a9c5204000053039865406150.005802BR6304ABCD",
+                         *             "pix_tx_id": "E12345678202611260300abcdef12345",
+                         *             "pix_txid": "LASTRO7f3a9c0194f3a27c1e7b3a9d",
+                         *             "pix_key": null,
+                         *             "to_address": null,
+                         *             "from_address": null,
+                         *             "network": null,
+                         *             "tx_hash": null,
+                         *             "failure_reason": null,
+                         *             "metadata": {
+                         *               "order_id": "1001"
+                         *             },
+                         *             "idempotency_key": "order-1001",
+                         *             "counterparty": {
+                         *               "name": "Maria Silva",
+                         *               "document": "*********25"
+                         *             },
+                         *             "wallet_id": null,
+                         *             "source_currency": null,
+                         *             "target_currency": null,
+                         *             "exchange_rate": null,
+                         *             "quote_id": null,
+                         *             "related_payment_id": null,
+                         *             "expires_at": "2026-11-26T04:00:00.000Z",
+                         *             "completed_at": "2026-11-26T03:05:12.000Z",
+                         *             "failed_at": null,
+                         *             "created_at": "2026-11-26T03:00:00.000Z",
+                         *             "updated_at": "2026-11-26T03:05:12.000Z",
+                         *             "payment_link_id": "0194f480-f46a-7b7c-8d8e-9f0a1b2c3d4e"
+                         *           }
+                         *         ],
+                         *         "next_cursor": null
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
+                                /** @description The payments of this page, newest first. */
                                 items: {
                                     /**
                                      * Format: uuid
@@ -31273,7 +31891,10 @@ export interface paths {
                                      * @description When the payment last changed.
                                      */
                                     updated_at: string;
-                                    /** Format: uuid */
+                                    /**
+                                     * Format: uuid
+                                     * @description The link it was paid through.
+                                     */
                                     payment_link_id: string;
                                 }[];
                                 next_cursor: string | null;
@@ -31281,15 +31902,18 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -31302,15 +31926,210 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -31340,7 +32159,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One payment link */
+        /**
+         * One payment link
+         * @description One payment link by its id, with its URL, status and design.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -31364,44 +32186,88 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "0194f480-f46a-7b7c-8d8e-9f0a1b2c3d4e",
+                         *         "workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *         "environment": "sandbox",
+                         *         "party_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e10",
+                         *         "amount_minor": "4990",
+                         *         "currency": "BRL",
+                         *         "allow_custom_amount": false,
+                         *         "status": "active",
+                         *         "slug": "curso-basico",
+                         *         "url": "https://pay.example.com/pay/curso-basico",
+                         *         "title": "Curso básico",
+                         *         "description": "Acesso por 12 meses",
+                         *         "design": {
+                         *           "brand_color": "#0b5fff"
+                         *         },
+                         *         "expires_at": null,
+                         *         "created_at": "2026-11-22T09:00:00.000Z",
+                         *         "metadata": {
+                         *           "sku": "CB-12"
+                         *         }
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The payment link id.
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace of the link.
+                                 */
                                 workspace_id: string;
                                 /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The party credited with what the link collects (before splits).
+                                 */
                                 party_id: string;
                                 amount_minor: string | null;
+                                /** @description BRL: the checkout is PIX. */
                                 currency: string;
+                                /** @description Whether the payer chooses the amount. */
                                 allow_custom_amount: boolean;
                                 /**
                                  * @description active, inactive, or expired once past expires_at
                                  * @enum {unknown}
                                  */
                                 status: "active" | "inactive" | "expired";
+                                /** @description The last part of its URL. */
                                 slug: string;
                                 /** @description the hosted checkout page, absolute: PUBLIC_BASE_URL + /pay/{slug} (e.g. https://pay.example.com/pay/ab12cd34) */
                                 url: string;
+                                /** @description The title shown on the checkout page. */
                                 title: string | null;
+                                /** @description The text shown under the title. */
                                 description: string | null;
                                 /** @description brand_color (buttons, header) and background_color of the checkout page, as #rrggbb */
                                 design: {
                                     /**
-                                     * @description #rrggbb
+                                     * @description Buttons and header, as #rrggbb.
                                      * @example #0b5fff
                                      */
                                     brand_color?: string;
                                     /**
-                                     * @description #rrggbb
+                                     * @description The page background, as #rrggbb.
                                      * @example #0b5fff
                                      */
                                     background_color?: string;
                                 };
+                                /** @description When the link stops taking payments; null for never. */
                                 expires_at: string | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the link was created.
+                                 */
                                 created_at: string;
                                 /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
@@ -31411,15 +32277,18 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -31432,15 +32301,210 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -31460,7 +32524,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change a payment link: title, description, allow_custom_amount, design, status (active/inactive) */
+        /**
+         * Change a payment link: title, description, allow_custom_amount, design, status (active/inactive)
+         * @description Changes a link's title, description, design, open amount or status; inactive stops it taking payments. The amount, slug and party do not change.
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -31480,24 +32547,35 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "inactive"
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The title shown on the checkout page. */
                         title?: string;
+                        /** @description The text shown under the title. */
                         description?: string;
+                        /** @description The payer chooses the amount. */
                         allow_custom_amount?: boolean;
                         /** @description brand_color (buttons, header) and background_color of the checkout page, as #rrggbb */
                         design?: {
                             /**
-                             * @description #rrggbb
+                             * @description Buttons and header, as #rrggbb.
                              * @example #0b5fff
                              */
                             brand_color?: string;
                             /**
-                             * @description #rrggbb
+                             * @description The page background, as #rrggbb.
                              * @example #0b5fff
                              */
                             background_color?: string;
                         };
-                        /** @enum {unknown} */
+                        /**
+                         * @description inactive stops the link taking payments.
+                         * @enum {unknown}
+                         */
                         status?: "active" | "inactive";
                     };
                 };
@@ -31509,44 +32587,88 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "0194f480-f46a-7b7c-8d8e-9f0a1b2c3d4e",
+                         *         "workspace_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *         "environment": "sandbox",
+                         *         "party_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e10",
+                         *         "amount_minor": "4990",
+                         *         "currency": "BRL",
+                         *         "allow_custom_amount": false,
+                         *         "status": "inactive",
+                         *         "slug": "curso-basico",
+                         *         "url": "https://pay.example.com/pay/curso-basico",
+                         *         "title": "Curso básico",
+                         *         "description": "Acesso por 12 meses",
+                         *         "design": {
+                         *           "brand_color": "#0b5fff"
+                         *         },
+                         *         "expires_at": null,
+                         *         "created_at": "2026-11-22T09:00:00.000Z",
+                         *         "metadata": {
+                         *           "sku": "CB-12"
+                         *         }
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The payment link id.
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace of the link.
+                                 */
                                 workspace_id: string;
                                 /** @description The environment the record belongs to: sandbox or live. */
                                 environment: "sandbox" | "live";
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The party credited with what the link collects (before splits).
+                                 */
                                 party_id: string;
                                 amount_minor: string | null;
+                                /** @description BRL: the checkout is PIX. */
                                 currency: string;
+                                /** @description Whether the payer chooses the amount. */
                                 allow_custom_amount: boolean;
                                 /**
                                  * @description active, inactive, or expired once past expires_at
                                  * @enum {unknown}
                                  */
                                 status: "active" | "inactive" | "expired";
+                                /** @description The last part of its URL. */
                                 slug: string;
                                 /** @description the hosted checkout page, absolute: PUBLIC_BASE_URL + /pay/{slug} (e.g. https://pay.example.com/pay/ab12cd34) */
                                 url: string;
+                                /** @description The title shown on the checkout page. */
                                 title: string | null;
+                                /** @description The text shown under the title. */
                                 description: string | null;
                                 /** @description brand_color (buttons, header) and background_color of the checkout page, as #rrggbb */
                                 design: {
                                     /**
-                                     * @description #rrggbb
+                                     * @description Buttons and header, as #rrggbb.
                                      * @example #0b5fff
                                      */
                                     brand_color?: string;
                                     /**
-                                     * @description #rrggbb
+                                     * @description The page background, as #rrggbb.
                                      * @example #0b5fff
                                      */
                                     background_color?: string;
                                 };
+                                /** @description When the link stops taking payments; null for never. */
                                 expires_at: string | null;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the link was created.
+                                 */
                                 created_at: string;
                                 /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
@@ -31556,15 +32678,18 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `invalid_amount`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "invalid_amount" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -31577,15 +32702,258 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `invalid_state` (see the errors guide, /docs/guides/errors) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_state";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -31609,7 +32977,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The link's split set in force now */
+        /**
+         * The link's split set in force now
+         * @description How what the link collects is divided now: each party's share in basis points of the net amount; [] when it all goes to the link's party.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -31633,14 +33004,37 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "id": "0194f490-057b-7c8d-9e9f-0a1b2c3d4e5f",
+                         *           "payment_link_id": "0194f480-f46a-7b7c-8d8e-9f0a1b2c3d4e",
+                         *           "party_id": "0194f450-c13d-7e4f-9a5b-6c7d8e9f0a1b",
+                         *           "recipient_label": "Instrutora",
+                         *           "share_bps": 8000
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The split id.
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The link it divides.
+                                 */
                                 payment_link_id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The party credited with this share.
+                                 */
                                 party_id: string;
+                                /** @description Your label for the recipient. */
                                 recipient_label: string | null;
                                 /** @description basis points of the net amount */
                                 share_bps: number;
@@ -31648,15 +33042,18 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -31669,15 +33066,210 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -31692,7 +33284,10 @@ export interface paths {
                 };
             };
         };
-        /** Replace the link's whole split set (≤ 20, each 1..10000 bps, total ≤ 10000, distinct parties of the workspace; [] removes all). Charges already created keep the split they were created with */
+        /**
+         * Replace the link's whole split set (≤ 20, each 1..10000 bps, total ≤ 10000, distinct parties of the workspace; [] removes all). Charges already created keep the split they were created with
+         * @description Replaces the link's whole split set: at most 20 distinct parties of the workspace, each 1 to 10000 bps, 10000 in all at most (the rest goes to the link's party). Payments already made keep the split they were made with.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -31712,13 +33307,33 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "splits": [
+                     *         {
+                     *           "party_id": "0194f450-c13d-7e4f-9a5b-6c7d8e9f0a1b",
+                     *           "share_bps": 8000,
+                     *           "recipient_label": "Instrutora"
+                     *         },
+                     *         {
+                     *           "party_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e10",
+                     *           "share_bps": 2000,
+                     *           "recipient_label": "Plataforma"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @description the whole set, at most 20; [] removes every split */
                         splits: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description A party of the workspace to credit.
+                             */
                             party_id: string;
                             /** @description 1..10000; the total at most 10000 */
                             share_bps: number;
+                            /** @description Your label for the recipient. */
                             recipient_label?: string;
                         }[];
                     };
@@ -31731,14 +33346,37 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "id": "0194f490-057b-7c8d-9e9f-0a1b2c3d4e5f",
+                         *           "payment_link_id": "0194f480-f46a-7b7c-8d8e-9f0a1b2c3d4e",
+                         *           "party_id": "0194f450-c13d-7e4f-9a5b-6c7d8e9f0a1b",
+                         *           "recipient_label": "Instrutora",
+                         *           "share_bps": 8000
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The split id.
+                                 */
                                 id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The link it divides.
+                                 */
                                 payment_link_id: string;
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The party credited with this share.
+                                 */
                                 party_id: string;
+                                /** @description Your label for the recipient. */
                                 recipient_label: string | null;
                                 /** @description basis points of the net amount */
                                 share_bps: number;
@@ -31746,15 +33384,18 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -31767,15 +33408,258 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `invalid_split` (see the errors guide, /docs/guides/errors) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_split";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -31804,12 +33688,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The hosted checkout page of a payment link (HTML, public, pt-BR or English by Accept-Language) */
+        /**
+         * The hosted checkout page of a payment link (HTML, public, pt-BR or English by Accept-Language)
+         * @description Public, no credentials: the HTML checkout page of a payment link, in pt-BR or English by Accept-Language. An unknown slug, a link that takes no payment or a live link of a workspace without production answer an HTML page with 404, 410 or 403.
+         */
         get: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description The slug of the payment link. */
                     slug: string;
                 };
                 cookie?: never;
@@ -31822,7 +33710,32 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /** @example <!doctype html><html lang="pt-BR">…</html> */
                         "text/html": string;
+                    };
+                };
+                /** @description `invalid_request` (see the errors guide, /docs/guides/errors) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
                     };
                 };
                 /** @description a live link whose workspace's production is off: it takes no payment */
@@ -31843,6 +33756,30 @@ export interface paths {
                         "text/html": string;
                     };
                 };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
                 /** @description the link is inactive, expired or less than a minute from expiring: it takes no payment */
                 410: {
                     headers: {
@@ -31850,6 +33787,126 @@ export interface paths {
                     };
                     content: {
                         "text/html": string;
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
                     };
                 };
             };
@@ -31871,7 +33928,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start paying a payment link (public): a PIX charge for the link's amount, or the buyer's on an open-amount link; answers the BR Code and its QR image */
+        /**
+         * Start paying a payment link (public): a PIX charge for the link's amount, or the buyer's on an open-amount link; answers the BR Code and its QR image
+         * @description Public, no credentials: what the hosted page calls when the payer confirms. Creates the PIX charge of the link for this payer and answers its BR Code (text and PNG). Send Idempotency-Key so a double click makes one charge.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -31880,19 +33940,30 @@ export interface paths {
                     "idempotency-key"?: string;
                 };
                 path: {
+                    /** @description The slug of the payment link. */
                     slug: string;
                 };
                 cookie?: never;
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "payer": {
+                     *         "name": "Maria Silva",
+                     *         "document": "529.982.247-25"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /**
-                         * @description The amount in minor units, as a string of digits ("1050" is R$ 10.50).
+                         * @description The amount the payer chose, on an open-amount link only.
                          * @example 1050
                          */
                         amount_minor?: string;
+                        /** @description Who pays. */
                         payer: {
+                            /** @description The payer's name. */
                             name: string;
                             /** @description CPF or CNPJ, any punctuation. Kept sealed with the checkout record (found by exact match); the payment shows it masked to its last two characters. */
                             document: string;
@@ -31907,36 +33978,60 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "0194f4a0-168c-7d9e-8f0a-1b2c3d4e5f60",
+                         *         "status": "created",
+                         *         "amount_minor": "4990",
+                         *         "currency": "BRL",
+                         *         "pix_qr_code": "00020101021226830014br.gov.bcb.pix2561pix.example.com/qr/v2/9a8b7c5204000053039865404049.905802BR6304EF12",
+                         *         "qr_code_png": "data:image/png;base64,iVBORw0KGgo=",
+                         *         "expires_at": "2026-11-26T04:00:00.000Z"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The payment id.
+                                 */
                                 id: string;
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
                                  */
                                 status: "created" | "processing" | "completed" | "failed" | "expired" | "refunded";
+                                /** @description The amount in minor units, as a string. */
                                 amount_minor: string;
+                                /** @description BRL. */
                                 currency: string;
                                 /** @description the BR Code, copy-paste text */
                                 pix_qr_code: string;
                                 /** @description the BR Code as a PNG data URL */
                                 qr_code_png: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the charge expires unpaid.
+                                 */
                                 expires_at: string;
                             };
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `invalid_amount` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "invalid_amount";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -31949,15 +34044,234 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `production_not_enabled` (see the errors guide, /docs/guides/errors) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "production_not_enabled";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `invalid_state` (see the errors guide, /docs/guides/errors) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_state";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `provider_unavailable`, `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "provider_unavailable" | "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -31985,13 +34299,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A checkout payment's status and amount (public; what the hosted page follows) */
+        /**
+         * A checkout payment's status and amount (public; what the hosted page follows)
+         * @description Public, no credentials: the status and amount of a payment made through this link's checkout, which the hosted page polls until completed or expired.
+         */
         get: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description The slug of the payment link. */
                     slug: string;
+                    /** @description The payment id the checkout answered. */
                     id: string;
                 };
                 cookie?: never;
@@ -32004,30 +34323,48 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "0194f4a0-168c-7d9e-8f0a-1b2c3d4e5f60",
+                         *         "status": "completed",
+                         *         "amount_minor": "4990",
+                         *         "currency": "BRL"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
-                                /** Format: uuid */
+                                /**
+                                 * Format: uuid
+                                 * @description The payment id.
+                                 */
                                 id: string;
                                 /**
                                  * @description created → processing → completed | failed; a charge not paid in time → expired; a refunded cash-in → refunded
                                  * @enum {unknown}
                                  */
                                 status: "created" | "processing" | "completed" | "failed" | "expired" | "refunded";
+                                /** @description The amount in minor units, as a string. */
                                 amount_minor: string;
+                                /** @description BRL. */
                                 currency: string;
                             };
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -32040,15 +34377,162 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */

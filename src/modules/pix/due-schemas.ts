@@ -176,11 +176,14 @@ export const DueCharge = Type.Object(
     last_payable_date: Type.String({
       description: 'due_date + days_valid_after_due: the last day it can be paid.',
     }),
-    debtor: Type.Object({
-      name: Type.String({ description: 'devedor.nome.' }),
-      document: Type.String({ description: 'Masked to its last two characters.' }),
-      document_type: Type.String({ description: 'cpf or cnpj.' }),
-    }),
+    debtor: Type.Object(
+      {
+        name: Type.String({ description: 'devedor.nome.' }),
+        document: Type.String({ description: 'Masked to its last two characters.' }),
+        document_type: Type.String({ description: 'cpf or cnpj.' }),
+      },
+      { description: 'Who the charge is addressed to (devedor).' },
+    ),
     fine: Nullable(Fine),
     interest: Nullable(Interest),
     rebate: Nullable(Rebate),
@@ -192,7 +195,7 @@ export const DueCharge = Type.Object(
     amount_due_today: Parts,
     party_id: { ...Uuid, description: 'The party credited when it is paid.' },
     currency: Type.String({ description: 'BRL.' }),
-    description: Nullable(Type.String()),
+    description: Nullable(Type.String({ description: 'Shown to the payer (solicitacaoPagador).' })),
     pix_txid: Nullable(Type.String({ description: 'The txid at the PSP (the cobv’s).' })),
     pix_qr_code: Nullable(Type.String({ description: 'The BR Code (copia e cola) the payer pays.' })),
     expires_at: Nullable(
@@ -202,46 +205,47 @@ export const DueCharge = Type.Object(
       }),
     ),
     completed_at: Nullable(Type.String({ format: 'date-time', description: 'When it was paid.' })),
-    created_at: Type.String({ format: 'date-time' }),
-    metadata: Type.Record(Type.String(), Type.Unknown()),
+    created_at: Type.String({ format: 'date-time', description: 'When it was created (ISO 8601, UTC).' }),
+    metadata: Type.Record(Type.String(), Type.Unknown(), {
+      description: 'Your own key-value pairs, as sent.',
+    }),
   },
-  {
-    examples: [
-      {
-        id: '0b6f4c1e-2a7d-4f4e-9d7a-3c2b1a0f9e8d',
-        status: 'created',
-        amount_minor: '12345',
-        due_date: '2026-12-31',
-        days_valid_after_due: 30,
-        last_payable_date: '2027-01-30',
-        debtor: { name: 'Francisco da Silva', document: '*********25', document_type: 'cpf' },
-        fine: { modality: 2, percent: '2.00' },
-        interest: { modality: 3, percent: '1.00' },
-        rebate: null,
-        discount: { modality: 1, dates: [{ date: '2026-12-20', value_minor: '500' }] },
-        today: '2026-12-01',
-        amount_due_today_minor: '11845',
-        amount_due_today: {
-          original_minor: '12345',
-          fine_minor: '0',
-          interest_minor: '0',
-          rebate_minor: '0',
-          discount_minor: '500',
-        },
-        party_id: '5d1c7a9e-0b7f-4d3e-8a61-2f4e9c0b1a23',
-        currency: 'BRL',
-        description: null,
-        pix_txid: '0b6f4c1e2a7d4f4e9d7a3c2b1a0f9e8d',
-        pix_qr_code: '00020101021226...6304ABCD',
-        expires_at: '2027-01-31T03:00:00.000Z',
-        completed_at: null,
-        created_at: '2026-12-01T12:00:00.000Z',
-        metadata: {},
-      },
-    ],
-  },
+  { description: 'A PIX charge with a due date and what paying it today costs.' },
 );
 export type DueChargeResponse = Static<typeof DueCharge>;
+
+/** A charge as the API answers it, for the document. */
+export const DUE_CHARGE_EXAMPLE: DueChargeResponse = {
+  id: '0b6f4c1e-2a7d-4f4e-9d7a-3c2b1a0f9e8d',
+  status: 'created',
+  amount_minor: '12345',
+  due_date: '2026-12-31',
+  days_valid_after_due: 30,
+  last_payable_date: '2027-01-30',
+  debtor: { name: 'Francisco da Silva', document: '*********25', document_type: 'cpf' },
+  fine: { modality: 2, percent: '2.00' },
+  interest: { modality: 3, percent: '1.00' },
+  rebate: null,
+  discount: { modality: 1, dates: [{ date: '2026-12-20', value_minor: '500' }] },
+  today: '2026-12-01',
+  amount_due_today_minor: '11845',
+  amount_due_today: {
+    original_minor: '12345',
+    fine_minor: '0',
+    interest_minor: '0',
+    rebate_minor: '0',
+    discount_minor: '500',
+  },
+  party_id: '5d1c7a9e-0b7f-4d3e-8a61-2f4e9c0b1a23',
+  currency: 'BRL',
+  description: null,
+  pix_txid: '0b6f4c1e2a7d4f4e9d7a3c2b1a0f9e8d',
+  pix_qr_code: '00020101021226...6304ABCD',
+  expires_at: '2027-01-31T03:00:00.000Z',
+  completed_at: null,
+  created_at: '2026-12-01T12:00:00.000Z',
+  metadata: {},
+};
 
 export const DueChargeBatchResult = Type.Object(
   {
@@ -249,34 +253,54 @@ export const DueChargeBatchResult = Type.Object(
     results: Type.Array(
       Type.Object({
         index: Type.Integer({ description: 'The item’s position in the request, from 0.' }),
-        charge: Nullable(DueCharge),
+        charge: Nullable({
+          ...DueCharge,
+          description: 'The charge created for this item; null when it failed.',
+        }),
         error: Nullable(
-          Type.Object({
-            error: Type.String({ description: 'The error code the item would have got alone.' }),
-            message: Type.String(),
-            details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), issue: Type.String() }))),
-          }),
+          Type.Object(
+            {
+              error: Type.String({ description: 'The error code the item would have got alone.' }),
+              message: Type.String({ description: 'What is wrong with the item, in a sentence.' }),
+              details: Type.Optional(
+                Type.Array(
+                  Type.Object({
+                    field: Type.String({ description: 'The field at fault, as body.<field> of the item.' }),
+                    issue: Type.String({ description: 'What is wrong with it.' }),
+                  }),
+                  { description: 'One entry per field at fault.' },
+                ),
+              ),
+            },
+            { description: 'Why this item was not created (nothing was written for it); null when it was.' },
+          ),
         ),
       }),
       { description: 'One entry per item, in order: its charge, or its error (and nothing written for it).' },
     ),
   },
-  {
-    examples: [
-      {
-        batch_id: null,
-        results: [
+  { description: 'Each item’s result, in order.' },
+);
+export type DueChargeBatchResponse = Static<typeof DueChargeBatchResult>;
+
+export const DUE_CHARGE_BATCH_EXAMPLE: DueChargeBatchResponse = {
+  batch_id: null,
+  results: [
+    { index: 0, charge: DUE_CHARGE_EXAMPLE, error: null },
+    {
+      index: 1,
+      charge: null,
+      error: {
+        error: 'invalid_request',
+        message:
+          'The due-date charge is not valid: body.interest.modality modality 6 counts business days, which this service does not offer.',
+        details: [
           {
-            index: 0,
-            charge: null,
-            error: {
-              error: 'invalid_request',
-              message: 'The due-date charge is not valid: body.due_date must be a date YYYY-MM-DD.',
-            },
+            field: 'body.interest.modality',
+            issue: 'modality 6 counts business days, which this service does not offer',
           },
         ],
       },
-    ],
-  },
-);
-export type DueChargeBatchResponse = Static<typeof DueChargeBatchResult>;
+    },
+  ],
+};

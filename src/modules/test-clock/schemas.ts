@@ -30,16 +30,14 @@ export const TestClock = Type.Object(
       description: 'How far the sandbox clock runs ahead of real time, in seconds (every advance added up).',
     }),
   },
-  {
-    examples: [
-      {
-        workspace_id: '0f8b2b0e-4f8e-4c7d-9a51-2d3c1c1e7a10',
-        environment: 'sandbox',
-        now: '2026-12-26T03:00:00.000Z',
-        real_now: '2026-11-26T03:00:00.000Z',
-        offset_seconds: 2_592_000,
-      },
-    ],
-  },
+  { description: "The workspace's sandbox clock." },
 );
 export type TestClockResponse = Static<typeof TestClock>;
+
+export const TEST_CLOCK_EXAMPLE: TestClockResponse = {
+  workspace_id: '0f8b2b0e-4f8e-4c7d-9a51-2d3c1c1e7a10',
+  environment: 'sandbox',
+  now: '2026-12-26T03:00:00.000Z',
+  real_now: '2026-11-26T03:00:00.000Z',
+  offset_seconds: 2_592_000,
+};

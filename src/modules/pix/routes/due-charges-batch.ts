@@ -4,6 +4,7 @@ import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
 import { createDueChargeBatch } from '../due-charges-batch.ts';
 import {
+  DUE_CHARGE_BATCH_EXAMPLE,
   DueChargeBatchBody,
   type DueChargeBatchRequest,
   type DueChargeBatchResponse,
@@ -18,14 +19,25 @@ export default function route(app: App, deps: Deps) {
   app.post(
     '/v1/:env/pix/due-charges/batch',
     {
-      config: { auth: 'any', subaccount: true },
+      config: {
+        auth: 'any',
+        subaccount: true,
+        errors: [
+          'invalid_amount',
+          'invalid_request',
+          'unsupported_currency',
+          'forbidden',
+          'not_found',
+          'provider_unavailable',
+        ],
+      },
       schema: {
         tags: ['pix'],
         summary: `Create up to ${MAX_BATCH_ITEMS} PIX charges with a due date, each with its own result`,
         description: `Each item is checked as POST /pix/due-charges checks it; results[] holds, in order, each item's charge or its error (an item in error writes nothing; the others are created together). In live the valid items go to the PSP as one lote (PUT /lotecobv/{id}); an item the PSP denies gets invalid_request, one it has not created within a few seconds provider_unavailable. The whole request answers 400 invalid_request only when its own shape is wrong (no items, more than ${MAX_BATCH_ITEMS}, unknown fields); 503 provider_unavailable when the PSP cannot take the lote. Item errors: ${DUE_CHARGE_ERRORS}`,
         params: EnvParams,
         body: DueChargeBatchBody,
-        response: respond(DueChargeBatchResult),
+        response: respond(DueChargeBatchResult, { example: DUE_CHARGE_BATCH_EXAMPLE }),
       },
     },
     async (request) => ({

@@ -3,7 +3,13 @@ import type { Deps } from '../../../platform/context.ts';
 import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
 import { createDueCharge } from '../due-charges.ts';
-import { DueCharge, DueChargeBody, type DueChargeRequest, type DueChargeResponse } from '../due-schemas.ts';
+import {
+  DUE_CHARGE_EXAMPLE,
+  DueCharge,
+  DueChargeBody,
+  type DueChargeRequest,
+  type DueChargeResponse,
+} from '../due-schemas.ts';
 
 export type { DueChargeRequest, DueChargeResponse };
 
@@ -14,7 +20,18 @@ export default function route(app: App, deps: Deps) {
   app.post(
     '/v1/:env/pix/due-charges',
     {
-      config: { auth: 'any', subaccount: true },
+      config: {
+        auth: 'any',
+        subaccount: true,
+        errors: [
+          'invalid_amount',
+          'invalid_request',
+          'unsupported_currency',
+          'forbidden',
+          'not_found',
+          'provider_unavailable',
+        ],
+      },
       schema: {
         tags: ['pix'],
         summary:
@@ -22,7 +39,7 @@ export default function route(app: App, deps: Deps) {
         description: `A charge addressed to a debtor, payable until due_date + days_valid_after_due (São Paulo). What the payer pays depends on the day: amount_minor, plus a fine once and interest per day when late, minus the rebate, minus the discount when early (docs/guides/due-date-charges.md shows how each modality is reckoned and rounded). It is a payment of kind pix_cash_in: paid, the amount paid becomes its amount_minor and the net is credited to the party. In live it is PUT /cobv/{txid} at the PSP (BCB API Pix); in sandbox, days are the workspace's sandbox clock's (POST /v1/sandbox/test-clock/advance). A separate route from /pix/charges because its body is another shape: an immediate charge has an expiry in seconds and one fixed amount. Errors: ${DUE_CHARGE_ERRORS}`,
         params: EnvParams,
         body: DueChargeBody,
-        response: respond(DueCharge),
+        response: respond(DueCharge, { example: DUE_CHARGE_EXAMPLE }),
       },
     },
     async (request) => ({
