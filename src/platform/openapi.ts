@@ -119,5 +119,6 @@ export function documentRoute(schema: Record<string, unknown> | undefined, route
   const errors = Object.fromEntries(
     [...byStatus(codes)].map(([status, group]) => [String(status), errorResponse(group)]),
   );
-  return { ...schema, response: { ...success, ...errors } };
+  // A status the route documents itself (an HTML error page) keeps its own description.
+  return { ...schema, response: { ...errors, ...success } };
 }

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../../platform/context.ts';
+import type { ErrorCode } from '../../../platform/errors.ts';
 
 /** For JSON answers and anything a page did not set itself: nothing may load, nothing may frame it. */
 const LOCKED_DOWN_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
@@ -34,10 +35,11 @@ export const pageCsp = (nonce: string) =>
 
 export const newNonce = () => randomBytes(16).toString('base64');
 
-export function publicRouteOptions(deps: Deps) {
+export function publicRouteOptions(deps: Deps, errors: readonly ErrorCode[]) {
   return {
     config: {
       auth: 'none' as const,
+      errors,
       rateLimit: {
         max: deps.config.checkoutRateLimitMax,
         timeWindow: deps.config.rateLimitWindowMs,

@@ -9,12 +9,20 @@ export default function route(app: App, deps: Deps) {
   app.post(
     '/pay/:slug/checkout',
     {
-      ...publicRouteOptions(deps),
+      ...publicRouteOptions(deps, [
+        'not_found',
+        'invalid_amount',
+        'invalid_state',
+        'production_not_enabled',
+        'provider_unavailable',
+      ]),
       schema: {
         tags: ['checkout'],
         summary:
           "Start paying a payment link (public): a PIX charge for the link's amount, or the buyer's on an open-amount link; answers the BR Code and its QR image",
         security: [...PUBLIC_SECURITY],
+        description:
+          'Public, no credentials: what the hosted page calls when the payer confirms. Creates the PIX charge of the link for this payer and answers its BR Code (text and PNG). Send Idempotency-Key so a double click makes one charge.',
         params: SlugParams,
         headers: Type.Object({
           'idempotency-key': Type.Optional(
@@ -25,7 +33,18 @@ export default function route(app: App, deps: Deps) {
           ),
         }),
         body: CheckoutBody,
-        response: respond(CheckoutCharge),
+        response: respond(CheckoutCharge, {
+          example: {
+            id: '0194f4a0-168c-7d9e-8f0a-1b2c3d4e5f60',
+            status: 'created',
+            amount_minor: '4990',
+            currency: 'BRL',
+            pix_qr_code:
+              '00020101021226830014br.gov.bcb.pix2561pix.example.com/qr/v2/9a8b7c5204000053039865404049.905802BR6304EF12',
+            qr_code_png: 'data:image/png;base64,iVBORw0KGgo=',
+            expires_at: '2026-11-26T04:00:00.000Z',
+          },
+        }),
       },
     },
     async (request) => ({

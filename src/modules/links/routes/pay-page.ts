@@ -13,15 +13,22 @@ export default function route(app: App, deps: Deps) {
   app.get(
     '/pay/:slug',
     {
-      ...publicRouteOptions(deps),
+      ...publicRouteOptions(deps, ['not_found', 'production_not_enabled']),
       schema: {
         tags: ['checkout'],
         summary:
           'The hosted checkout page of a payment link (HTML, public, pt-BR or English by Accept-Language)',
+        description:
+          'Public, no credentials: the HTML checkout page of a payment link, in pt-BR or English by Accept-Language. An unknown slug, a link that takes no payment or a live link of a workspace without production answer an HTML page with 404, 410 or 403.',
         security: [...PUBLIC_SECURITY],
         params: SlugParams,
         response: {
-          200: { description: 'the checkout page', content: Html },
+          200: {
+            description: 'the checkout page',
+            content: {
+              'text/html': { schema: Type.String(), example: '<!doctype html><html lang="pt-BR">…</html>' },
+            },
+          },
           404: { description: 'no payment link has this slug', content: Html },
           403: {
             description: "a live link whose workspace's production is off: it takes no payment",
