@@ -13,7 +13,7 @@ import type { Deps } from '../../platform/context.ts';
 import { newId } from '../../platform/ids.ts';
 import { endToEndId } from '../../providers/pix/end-to-end-id.ts';
 import { pspIdOf } from '../../providers/pix/psp-id.ts';
-import { recordSandboxReceived, SANDBOX_ISPB } from '../../providers/pix/sandbox.ts';
+import { SANDBOX_ISPB } from '../../providers/pix/sandbox.ts';
 import { createPayment, lockPayment, transition } from '../payments/service.ts';
 import { feeFor, recoverPartyDebt } from '../pix/service.ts';
 import { type CycleRow, cyclesOf, insertCycle, type SubscriptionRow, updateCycle } from './repo.ts';
@@ -168,15 +168,9 @@ export async function creditCycle(
     },
   });
   await recoverPartyDebt(tx, deps, { ...scope, partyId: row.party_id });
+  // The sandbox PSP's record of received PIX is left alone: reconciliation matches only charges
+  // (pix_cash_in) with it, and would report a cycle's PIX as a credit nobody booked.
   const e2e = pspEndToEndId ?? endToEndId(SANDBOX_ISPB, at);
-  if (!pspEndToEndId)
-    await recordSandboxReceived(tx, {
-      workspaceId: row.workspace_id,
-      endToEndId: e2e,
-      txid: cycle.txid,
-      amountMinor: payment.amount_minor,
-      at,
-    });
   await transition(tx, scope, payment.id, 'completed', { pix_tx_id: e2e }, { at });
   await announce(tx, row, paid, 'subscription.cycle_paid', at);
   return true;
