@@ -200,6 +200,20 @@ export const UnassignedPix = Type.Object({
   }),
 });
 
+export const UNASSIGNED_PIX_EXAMPLE = {
+  id: '0194f4b0-279d-7eaf-9b1c-2d3e4f5a6b7c',
+  environment: 'sandbox',
+  status: 'unassigned',
+  amount_minor: '4200',
+  currency: 'BRL',
+  end_to_end_id: 'E12345678202611260310abcdef67890',
+  payer_info: 'Maria Silva 52998224725',
+  payment_id: null,
+  refund_id: null,
+  received_at: '2026-11-26T03:10:00.000Z',
+  resolved_at: null,
+};
+
 export const UnassignedListQuery = Type.Object({
   limit: Type.Optional(
     Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'How many to answer, 1 to 100.' }),
@@ -223,13 +237,16 @@ export const SimulateUnassignedBody = Type.Object(
   { examples: [{ amount_minor: '4200', payer_info: 'Maria Silva 52998224725' }] },
 );
 
-export const SimulateMedReturnBody = Type.Object({
-  amount_minor: Type.Optional(
-    doc(AmountMinor, 'How much the PSP returns, in minor units; the whole cash-in when left out.'),
-  ),
-  natureza: Type.Optional(
-    Type.Enum(['MED_OPERACIONAL', 'MED_FRAUDE', 'MED_PIX_AUTOMATICO'], {
-      description: 'why the PSP returned it (API Pix Devolucao.natureza); MED_FRAUDE when left out',
-    }),
-  ),
-});
+export const SimulateMedReturnBody = Type.Object(
+  {
+    amount_minor: Type.Optional(
+      doc(AmountMinor, 'How much the PSP returns, in minor units; the whole cash-in when left out.'),
+    ),
+    natureza: Type.Optional(
+      Type.Enum(['MED_OPERACIONAL', 'MED_FRAUDE', 'MED_PIX_AUTOMATICO'], {
+        description: 'why the PSP returned it (API Pix Devolucao.natureza); MED_FRAUDE when left out',
+      }),
+    ),
+  },
+  { examples: [{ amount_minor: '5000', natureza: 'MED_FRAUDE' }] },
+);
