@@ -20,6 +20,8 @@ const advanceHours = async (hours: number) => {
 describe('deadline notices', () => {
   it('are sent at 48 h, 24 h and 6 h before the deadline, once each, and stop after a defense', async () => {
     await receiverEndpoint(world, '/deadline', ['dispute.deadline_approaching']);
+    const other = await ctx.workspace('Relógio Parado');
+    const untouched = await openDispute(other.api, (await paidCashIn(other.api, '5000')).id);
     const dispute = await openDispute(api, (await paidCashIn(api, '5000')).id);
     const received = () => world.receiver.received('/deadline');
     expect(await sendDeadlineNotices(ctx.deps)).toBe(0);
@@ -40,6 +42,8 @@ describe('deadline notices', () => {
     ]);
     expect(received().every((r) => r.payload.type === 'dispute.deadline_approaching')).toBe(true);
     expect(received()[0]!.payload.data.object).toMatchObject({ id: dispute.id, status: 'open' });
+    // Another workspace's sandbox clock did not move: its dispute heard nothing.
+    expect((await other.api.get(disputeUrl(untouched.id))).json().data.deadline_notices_sent).toEqual([]);
 
     // Opened with less than 24 h left: one notice, the 48 h one counted as sent with it.
     const late = await openDispute(api, (await paidCashIn(api, '5000')).id, {

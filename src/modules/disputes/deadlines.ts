@@ -4,11 +4,11 @@
  * for the nearest and the farther ones count as sent: a receiver is told once that time is short, not
  * three times in a row. A dispute defended (under_review) or closed is told nothing more.
  */
-import type { Deps, Environment } from '../../platform/context.ts';
+import type { Deps } from '../../platform/context.ts';
 import { emitEvent } from '../../platform/outbox.ts';
 import type { BackgroundTask } from '../../platform/tasks.ts';
-import { disputeNow } from './clock.ts';
-import { disputesNearDeadline, markNoticesSent } from './repo.ts';
+import { sandboxClocksAhead } from '../test-clock/index.ts';
+import { type DisputeRow, disputesNearDeadline, markNoticesSent } from './repo.ts';
 import { DEADLINE_NOTICES, type DeadlineNotice } from './schemas.ts';
 import { disputeView } from './view.ts';
 
@@ -25,15 +25,10 @@ export function noticesDue(deadline: Date, now: Date, sent: readonly DeadlineNot
   );
 }
 
-async function noticeRound(deps: Deps, environment: Environment): Promise<number> {
-  // Live runs on one clock, so only deadlines within 48 h are read; a sandbox's clock may be its own,
-  // never behind the service's, so a deadline the service's clock has passed is past there too.
-  const after = deps.clock.now();
-  const until = environment === 'live' ? new Date(after.getTime() + 48 * HOUR_MS) : null;
-  const rows = await disputesNearDeadline(deps.db, environment, { after, until }, ROUND);
+/** Sends the notices due to the rows, each in its own transaction; returns how many it sent. */
+async function notify(deps: Deps, rows: readonly DisputeRow[], now: Date): Promise<number> {
   let sent = 0;
   for (const row of rows) {
-    const now = await disputeNow(deps, { workspaceId: row.workspace_id, environment });
     const due = noticesDue(row.deadline_at, now, row.notices_sent);
     if (due.length === 0) continue;
     const told = await deps.db.transaction(async (tx) => {
@@ -41,7 +36,7 @@ async function noticeRound(deps: Deps, environment: Environment): Promise<number
       if (!marked) return false;
       await emitEvent(tx, {
         workspaceId: row.workspace_id,
-        environment,
+        environment: row.environment,
         type: 'dispute.deadline_approaching',
         object: disputeView(marked),
       });
@@ -52,9 +47,33 @@ async function noticeRound(deps: Deps, environment: Environment): Promise<number
   return sent;
 }
 
+const near = (now: Date) => ({ after: now, until: new Date(now.getTime() + 48 * HOUR_MS) });
+
+/**
+ * Live and every sandbox on real time first; then each workspace whose sandbox clock runs ahead, on
+ * its own clock (a sandbox clock never runs behind, so its round only adds deadlines).
+ */
+async function noticeRounds(deps: Deps): Promise<number> {
+  const now = deps.clock.now();
+  const clocks = await sandboxClocksAhead(deps.db, deps.clock);
+  const ahead = new Set(clocks.map((entry) => entry.workspaceId));
+  let sent = 0;
+  for (const environment of ['live', 'sandbox'] as const) {
+    const rows = await disputesNearDeadline(deps.db, environment, near(now), ROUND);
+    const onRealTime = rows.filter((row) => environment === 'live' || !ahead.has(row.workspace_id));
+    sent += await notify(deps, onRealTime, now);
+  }
+  for (const { workspaceId, clock } of clocks) {
+    const then = clock.now();
+    const rows = await disputesNearDeadline(deps.db, 'sandbox', { ...near(then), workspaceId }, ROUND);
+    sent += await notify(deps, rows, then);
+  }
+  return sent;
+}
+
 /** One round over both environments; returns how many notices it sent. */
-export async function sendDeadlineNotices(deps: Deps): Promise<number> {
-  return (await noticeRound(deps, 'live')) + (await noticeRound(deps, 'sandbox'));
+export function sendDeadlineNotices(deps: Deps): Promise<number> {
+  return noticeRounds(deps);
 }
 
 export const disputeDeadlineNotices: BackgroundTask = {

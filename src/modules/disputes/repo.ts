@@ -153,21 +153,21 @@ export async function recordClosed(
 }
 
 /**
- * Open disputes of an environment that still have a notice to send, whose deadline is after `after`
- * and before `until` (null: any, for clocks that differ per workspace), nearest deadline first.
+ * Open disputes of an environment (of one workspace, when given) that still have a notice to send,
+ * whose deadline falls in (after, until], nearest deadline first.
  */
 export async function disputesNearDeadline(
   q: Queryable,
   environment: Environment,
-  window: { after: Date; until: Date | null },
+  window: { after: Date; until: Date; workspaceId?: string },
   limit: number,
 ) {
   const { rows } = await q.query<DisputeRow>(
     `SELECT * FROM disputes WHERE status = 'open' AND environment = $1
-        AND deadline_at > $2 AND ($3::timestamptz IS NULL OR deadline_at <= $3)
+        AND deadline_at > $2 AND deadline_at <= $3 AND ($4::uuid IS NULL OR workspace_id = $4)
         AND NOT (notices_sent @> ARRAY['48h', '24h', '6h'])
-      ORDER BY deadline_at LIMIT $4`,
-    [environment, window.after, window.until, limit],
+      ORDER BY deadline_at LIMIT $5`,
+    [environment, window.after, window.until, window.workspaceId ?? null, limit],
   );
   return rows;
 }
