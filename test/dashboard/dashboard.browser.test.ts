@@ -4,8 +4,10 @@
  * by themselves. The walk: sign up → enable 2FA (TOTP computed here with otplib) → log in again with
  * the code → create an API key → set the settlement key → add a webhook endpoint (a local receiver)
  * → simulate a cash-in → pay out → the payout completes and its delivery shows in the log (and is
- * retried); then a payment link with a split → its hosted checkout → paid. axe-core checks every
- * main page. Screenshots go to test-artifacts/dashboard/ (docs/dashboard/ holds a copy).
+ * retried); then a payment link with a split → its hosted checkout → paid. The recovery codes shown
+ * when 2FA goes on log in once. At 390×844 every page fits the screen (no horizontal scroll) behind
+ * a menu button. axe-core checks every main page, on a phone too. Screenshots go to
+ * test-artifacts/dashboard/ (docs/dashboard/ holds a copy).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -188,6 +190,26 @@ describe.skipIf(!canRunBrowser)('dashboard in chromium', { timeout: 180_000 }, (
     await page.getByLabel('Authenticator code').fill(await freshCode(secret));
     await page.getByRole('button', { name: 'Confirm and turn on' }).click();
     await page.getByText('Two-factor authentication is on.').waitFor();
+    // The recovery codes, shown once: ten, each copyable and downloadable.
+    const codes = await page.getByTestId('recovery-codes').locator('code').allTextContents();
+    expect(codes).toHaveLength(10);
+    for (const code of codes) expect(code).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
+    await checkA11y('recovery-codes');
+    await shot('recovery-codes');
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download codes' }).click();
+    expect((await download).suggestedFilename()).toBe('lastro-recovery-codes.txt');
+    await page.getByRole('button', { name: 'I saved them' }).click();
+    expect(await page.getByTestId('recovery-codes').count()).toBe(0);
+
+    // A recovery code logs in once, typed where the authenticator code goes.
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByLabel('Authenticator code or recovery code').fill(codes[0]!);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect.poll(() => heading().textContent()).toBe('Security');
 
     await page.getByRole('button', { name: 'Log out' }).click();
     await expect.poll(() => page.locator('h1').textContent()).toBe('Log in');
@@ -409,7 +431,8 @@ describe.skipIf(!canRunBrowser)('dashboard in chromium', { timeout: 180_000 }, (
     await checkA11y('links');
     await shot('payment-links');
 
-    const hosted = (await linkRow.getByRole('link').getAttribute('href')) ?? '';
+    // The link is absolute, on the server's public base URL: the buyer opens its path here.
+    const hosted = new URL((await linkRow.getByRole('link').getAttribute('href')) ?? '', base).pathname;
     expect(hosted).toMatch(/^\/pay\/[a-z0-9-]+$/);
     const buyer = await chromium.context.newPage();
     const buyerProblems = watchProblems(buyer);
@@ -429,6 +452,20 @@ describe.skipIf(!canRunBrowser)('dashboard in chromium', { timeout: 180_000 }, (
     await open('Balances', 'Balances');
     const bia = page.locator('tbody tr', { hasText: 'Bia Souza' }).filter({ hasText: 'BRL' });
     await expect.poll(() => bia.getByTestId('balance-BRL-available').textContent()).not.toBe('R$0.00');
+
+    // The checkout payment's page: payer, end-to-end id, link, the split as paid, a refund.
+    await open('Payments', 'Payments');
+    await page.getByLabel('Kind').selectOption('pix_cash_in');
+    await page.locator('tbody tr', { hasText: 'R$49.90' }).first().getByRole('link').click();
+    await expect.poll(() => heading().textContent()).toBe('Payment');
+    await expect.poll(() => page.getByTestId('payer').textContent()).toContain('Maria Oliveira');
+    expect(await page.getByTestId('payer').textContent()).not.toContain('52998224725');
+    await expect.poll(() => page.getByTestId('end-to-end-id').textContent()).not.toBe('Not settled yet');
+    await page.getByTestId('split-breakdown').getByText('Bia Souza').waitFor({ timeout: 15_000 });
+    await page.getByTestId('payment-link').getByText('Café especial 500 g').waitFor();
+    await page.getByRole('button', { name: 'Refund payment' }).waitFor();
+    await checkA11y('checkout-payment');
+    await shot('checkout-payment');
   });
 
   it('sends crypto with the authenticator code, and converts with a quote before it expires', async () => {
@@ -502,6 +539,39 @@ describe.skipIf(!canRunBrowser)('dashboard in chromium', { timeout: 180_000 }, (
     await expect
       .poll(() => page.getByTestId('balance-BRL-available').first().textContent())
       .not.toBe('R$0.00');
+  });
+
+  it('on a phone (390×844): a menu button, no page wider than the screen, axe clean', async () => {
+    const desktop = page.viewportSize();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.locator('.locale select').selectOption('pt-BR');
+    const links = await page
+      .locator('nav a')
+      .evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href') ?? ''));
+    expect(links.length).toBeGreaterThanOrEqual(14);
+    // The sections fold behind the menu button, and fold again once one is chosen.
+    const firstLink = page.getByRole('navigation').getByRole('link').first();
+    expect(await firstLink.isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Menu' }).click();
+    expect(await firstLink.isVisible()).toBe(true);
+    await page.getByRole('navigation').getByRole('link', { name: 'Pagamentos', exact: true }).click();
+    await expect.poll(() => heading().textContent()).toBe('Pagamentos');
+    expect(await firstLink.isVisible()).toBe(false);
+
+    const wide: string[] = [];
+    for (const link of links) {
+      await page.goto(`${base}${link}`);
+      await heading().waitFor();
+      await page.waitForLoadState('networkidle');
+      const name = link.replace(/^\/dashboard\/?/, '').replaceAll('/', '-') || 'balances';
+      const width = await page.evaluate('document.documentElement.scrollWidth');
+      if (Number(width) > 390) wide.push(`${name}: ${width}`);
+      await checkA11y(`${name}-phone`);
+      await page.screenshot({ path: path.join(ARTIFACTS, `${name}-phone.png`), fullPage: true });
+    }
+    expect(wide).toEqual([]);
+    await page.locator('.locale select').selectOption('en');
+    if (desktop) await page.setViewportSize(desktop);
   });
 
   it('shows the remaining pages without serious accessibility violations', async () => {
