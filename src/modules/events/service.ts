@@ -15,10 +15,24 @@ export interface EventListQuery extends PageRequest {
 const POLL_INTERVAL_MS = 250;
 /**
  * An event id is taken when its transaction writes it, which may commit after a later one: the feed
- * after an id answers only events this much older than now, so a reader that moves past an id never
- * skips an event committed after it was read.
+ * after an id answers only events this much older than both now and the start of the oldest
+ * transaction still open, so a reader that moves past an id never skips an event committed after it
+ * was read. The margin covers the clocks of the hosts that take ids and of the database.
  */
 export const SETTLE_MS = 1000;
+
+/**
+ * When the oldest transaction of another session of this database began (ms), or undefined: it may
+ * hold an event whose id it took long ago. Sessions of another role show no start and are not
+ * waited for, so every process of the service connects as the same role (or one in pg_read_all_stats).
+ */
+async function oldestOpenTransaction(q: Queryable): Promise<number | undefined> {
+  const { rows } = await q.query<{ oldest_ms: number | null }>(
+    `SELECT floor(extract(epoch FROM min(xact_start)) * 1000)::float8 AS oldest_ms FROM pg_stat_activity
+      WHERE backend_type = 'client backend' AND datname = current_database() AND pid <> pg_backend_pid()`,
+  );
+  return rows[0]?.oldest_ms ?? undefined;
+}
 
 /** The smallest UUIDv7 of a millisecond: every id taken at or after `ms` sorts at or above it. */
 export function uuidv7Floor(ms: number): string {
@@ -60,8 +74,10 @@ async function newestEvents(q: Queryable, ctx: Ctx, query: EventListQuery) {
 }
 
 async function eventsAfter(q: Queryable, ctx: Ctx, query: EventListQuery & { after: string }) {
-  // UUIDv7 ids carry the wall clock of the process that took them, so the horizon is the wall clock too.
-  const horizon = uuidv7Floor(Date.now() - SETTLE_MS);
+  // UUIDv7 ids carry the wall clock of the process that took them, so the horizon is the wall clock
+  // too, held back to the start of a transaction still open: a late commit is waited for, not skipped.
+  const oldest = await oldestOpenTransaction(q);
+  const horizon = uuidv7Floor(Math.min(Date.now(), oldest ?? Number.POSITIVE_INFINITY) - SETTLE_MS);
   const { rows } = await q.query<{ payload: EmittedEvent }>(
     `SELECT payload FROM events
       WHERE workspace_id = $1 AND environment = $2 AND ($3::text IS NULL OR type = $3)
