@@ -20328,7 +20328,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The charge's BR Code as a QR image (PNG) */
+        /**
+         * The charge's BR Code as a QR image (PNG)
+         * @description The BR Code of a PIX charge (its pix_qr_code) drawn as a QR code in PNG, for the payer to scan. A payment without a BR Code is 404.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -20352,18 +20355,22 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /** @example (the PNG image: 89 50 4E 47 0D 0A 1A 0A …) */
                         "image/png": string;
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -20376,15 +20383,210 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -20414,7 +20616,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The charge's BR Code as a QR image (SVG) */
+        /**
+         * The charge's BR Code as a QR image (SVG)
+         * @description The BR Code of a PIX charge (its pix_qr_code) drawn as a QR code in SVG, for the payer to scan. A payment without a BR Code is 404.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -20438,18 +20643,22 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /** @example <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 37 37">…</svg> */
                         "image/svg+xml": string;
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -20462,15 +20671,210 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -23686,7 +24090,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** PIX received without a charge of ours, newest first; cursor is the id of the last one seen */
+        /**
+         * PIX received without a charge of ours, newest first; cursor is the id of the last one seen
+         * @description PIX that arrived on the workspace's key without the txid of a charge, held until an operator assigns each to a party or returns it. Filtered by status; page with limit and cursor.
+         */
         get: {
             parameters: {
                 query?: {
@@ -23715,6 +24122,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "id": "0194f4b0-279d-7eaf-9b1c-2d3e4f5a6b7c",
+                         *           "environment": "sandbox",
+                         *           "status": "unassigned",
+                         *           "amount_minor": "4200",
+                         *           "currency": "BRL",
+                         *           "end_to_end_id": "E12345678202611260310abcdef67890",
+                         *           "payer_info": "Maria Silva 52998224725",
+                         *           "payment_id": null,
+                         *           "refund_id": null,
+                         *           "received_at": "2026-11-26T03:10:00.000Z",
+                         *           "resolved_at": null
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             data: {
                                 /**
@@ -23755,15 +24181,18 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -23776,15 +24205,210 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -23814,7 +24438,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One PIX received without a charge */
+        /**
+         * One PIX received without a charge
+         * @description One PIX received without a charge, by its id: unassigned, assigned (with payment_id) or returned (with refund_id).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -23838,6 +24465,23 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "0194f4b0-279d-7eaf-9b1c-2d3e4f5a6b7c",
+                         *         "environment": "sandbox",
+                         *         "status": "unassigned",
+                         *         "amount_minor": "4200",
+                         *         "currency": "BRL",
+                         *         "end_to_end_id": "E12345678202611260310abcdef67890",
+                         *         "payer_info": "Maria Silva 52998224725",
+                         *         "payment_id": null,
+                         *         "refund_id": null,
+                         *         "received_at": "2026-11-26T03:10:00.000Z",
+                         *         "resolved_at": null
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
                                 /**
@@ -23878,15 +24522,18 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `invalid_amount`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "invalid_amount" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -23899,15 +24546,234 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `invalid_state` (see the errors guide, /docs/guides/errors) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_state";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `provider_unavailable`, `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "provider_unavailable" | "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -23939,7 +24805,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Credit a PIX received without a charge to a party of the workspace (a completed pix_cash_in) */
+        /**
+         * Credit a PIX received without a charge to a party of the workspace (a completed pix_cash_in)
+         * @description Credits a held PIX to a party of the workspace (the workspace's own when party_id is left out) as a completed pix_cash_in, after checking it with the PSP. An already resolved one is 422 invalid_state.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -23980,6 +24849,23 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "0194f4b0-279d-7eaf-9b1c-2d3e4f5a6b7c",
+                         *         "environment": "sandbox",
+                         *         "status": "assigned",
+                         *         "amount_minor": "4200",
+                         *         "currency": "BRL",
+                         *         "end_to_end_id": "E12345678202611260310abcdef67890",
+                         *         "payer_info": "Maria Silva 52998224725",
+                         *         "payment_id": "0194f4d0-49bf-7ac1-8d3e-4f5a6b7c8d9e",
+                         *         "refund_id": null,
+                         *         "received_at": "2026-11-26T03:10:00.000Z",
+                         *         "resolved_at": "2026-11-26T03:20:00.000Z"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
                                 /**
@@ -24020,15 +24906,18 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `invalid_amount`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "invalid_amount" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -24041,15 +24930,258 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `invalid_state` (see the errors guide, /docs/guides/errors) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_state";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `provider_unavailable`, `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "provider_unavailable" | "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -24079,7 +25211,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Return a PIX received without a charge to its payer, whole (a devolução through the PSP) */
+        /**
+         * Return a PIX received without a charge to its payer, whole (a devolução through the PSP)
+         * @description Sends a held PIX back to its payer, whole, through the PSP (a pix_refund, in refund_id). An already resolved one is 422 invalid_state.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -24105,6 +25240,23 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "0194f4b0-279d-7eaf-9b1c-2d3e4f5a6b7c",
+                         *         "environment": "sandbox",
+                         *         "status": "returned",
+                         *         "amount_minor": "4200",
+                         *         "currency": "BRL",
+                         *         "end_to_end_id": "E12345678202611260310abcdef67890",
+                         *         "payer_info": "Maria Silva 52998224725",
+                         *         "payment_id": null,
+                         *         "refund_id": "0194f4d0-49bf-7ac1-8d3e-4f5a6b7c8d9f",
+                         *         "received_at": "2026-11-26T03:10:00.000Z",
+                         *         "resolved_at": "2026-11-26T03:20:00.000Z"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
                                 /**
@@ -24145,15 +25297,18 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request`, `invalid_amount`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "invalid_amount" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -24166,15 +25321,258 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `invalid_state` (see the errors guide, /docs/guides/errors) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_state";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `provider_unavailable`, `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "provider_unavailable" | "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -24716,6 +26114,18 @@ export interface paths {
             /** @description the API Pix callback body: {"pix": [...]} */
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pix": [
+                     *         {
+                     *           "endToEndId": "E12345678202611260300abcdef12345",
+                     *           "txid": "LASTRO7f3a9c0194f3a27c1e7b3a9d",
+                     *           "valor": "150.00",
+                     *           "horario": "2026-11-26T03:05:10.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": unknown;
                 };
             };
@@ -24726,6 +26136,14 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "received": 1,
+                         *         "settled": 1
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
                                 /** @description items in the notification */
@@ -24736,15 +26154,18 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -24757,15 +26178,234 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `invalid_state` (see the errors guide, /docs/guides/errors) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_state";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -24814,6 +26454,18 @@ export interface paths {
             /** @description the API Pix callback body: {"pix": [...]} */
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pix": [
+                     *         {
+                     *           "endToEndId": "E12345678202611260300abcdef12345",
+                     *           "txid": "LASTRO7f3a9c0194f3a27c1e7b3a9d",
+                     *           "valor": "150.00",
+                     *           "horario": "2026-11-26T03:05:10.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": unknown;
                 };
             };
@@ -24824,6 +26476,14 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "received": 1,
+                         *         "settled": 1
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
                                 /** @description items in the notification */
@@ -24834,15 +26494,18 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -24855,15 +26518,234 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `invalid_state` (see the errors guide, /docs/guides/errors) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_state";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */

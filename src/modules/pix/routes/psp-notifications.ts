@@ -26,7 +26,10 @@ export default function route(app: App, deps: Deps) {
     app.post(
       url,
       {
-        config: { auth: 'none' },
+        config: {
+          auth: 'none',
+          errors: ['not_found', 'missing_credentials', 'invalid_credentials', 'invalid_state'],
+        },
         schema: {
           tags: ['pix'],
           summary: 'Live PSP notifications: PIX received on a charge, refund and payout outcomes',
@@ -34,8 +37,22 @@ export default function route(app: App, deps: Deps) {
             'Called by the PSP, not by clients. Authenticated by the hmac query secret (constant-time). Every item is recorded; money moves only once the PSP API confirms it, once per endToEndId. Unknown or malformed items are answered 200 and move nothing.',
           security: [],
           querystring: Query,
-          body: Type.Unknown({ description: 'the API Pix callback body: {"pix": [...]}' }),
-          response: respond(Receipt),
+          body: Type.Unknown({
+            description: 'the API Pix callback body: {"pix": [...]}',
+            examples: [
+              {
+                pix: [
+                  {
+                    endToEndId: 'E12345678202611260300abcdef12345',
+                    txid: 'LASTRO7f3a9c0194f3a27c1e7b3a9d',
+                    valor: '150.00',
+                    horario: '2026-11-26T03:05:10.000Z',
+                  },
+                ],
+              },
+            ],
+          }),
+          response: respond(Receipt, { example: { received: 1, settled: 1 } }),
         },
       },
       async (request) => {

@@ -10,8 +10,13 @@ const FORMATS = {
   png: {
     type: 'image/png',
     render: async (text: string) => qrPng(text),
+    example: '(the PNG image: 89 50 4E 47 0D 0A 1A 0A …)',
   },
-  svg: { type: 'image/svg+xml', render: qrSvg },
+  svg: {
+    type: 'image/svg+xml',
+    render: qrSvg,
+    example: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 37 37">…</svg>',
+  },
 } as const;
 
 export default function route(app: App, deps: Deps) {
@@ -19,15 +24,21 @@ export default function route(app: App, deps: Deps) {
     app.get(
       `/v1/:env/payments/:id/qr.${extension}`,
       {
-        config: { auth: 'any', subaccount: true, record: 'payment' },
+        config: { auth: 'any', subaccount: true, record: 'payment', errors: ['not_found'] },
         schema: {
           tags: ['pix'],
           summary: `The charge's BR Code as a QR image (${extension.toUpperCase()})`,
+          description: `The BR Code of a PIX charge (its pix_qr_code) drawn as a QR code in ${extension.toUpperCase()}, for the payer to scan. A payment without a BR Code is 404.`,
           params: EnvIdParams,
           response: {
             200: {
               description: 'QR image',
-              content: { [format.type]: { schema: Type.String({ contentMediaType: format.type }) } },
+              content: {
+                [format.type]: {
+                  schema: Type.String({ contentMediaType: format.type }),
+                  example: format.example,
+                },
+              },
             },
             '4xx': ErrorBody,
             '5xx': ErrorBody,
