@@ -13,7 +13,7 @@ import type { Deps } from '../../platform/context.ts';
 import { newId } from '../../platform/ids.ts';
 import { endToEndId } from '../../providers/pix/end-to-end-id.ts';
 import { pspIdOf } from '../../providers/pix/psp-id.ts';
-import { SANDBOX_ISPB } from '../../providers/pix/sandbox.ts';
+import { recordSandboxReceived, SANDBOX_ISPB } from '../../providers/pix/sandbox.ts';
 import { createPayment, lockPayment, transition } from '../payments/service.ts';
 import { feeFor, recoverPartyDebt } from '../pix/service.ts';
 import { type CycleRow, cyclesOf, insertCycle, type SubscriptionRow, updateCycle } from './repo.ts';
@@ -168,12 +168,28 @@ export async function creditCycle(
     },
   });
   await recoverPartyDebt(tx, deps, { ...scope, partyId: row.party_id });
-  // The sandbox PSP's record of received PIX is left alone: reconciliation matches only charges
-  // (pix_cash_in) with it, and would report a cycle's PIX as a credit nobody booked.
-  const e2e = pspEndToEndId ?? endToEndId(SANDBOX_ISPB, at);
-  await transition(tx, scope, payment.id, 'completed', { pix_tx_id: e2e }, { at });
+  // A live cobr the PSP calls paid names its PIX; an id made up here would match nothing it lists.
+  const e2e =
+    pspEndToEndId ?? (row.environment === 'sandbox' ? await sandboxReceived(tx, row, cycle, at) : undefined);
+  await transition(tx, scope, payment.id, 'completed', e2e ? { pix_tx_id: e2e } : {}, { at });
   await announce(tx, row, paid, 'subscription.cycle_paid', at);
   return true;
+}
+
+/**
+ * The sandbox payer's PSP pays the cobr into the sandbox PSP, which lists it (GET /pix) as it lists a
+ * paid charge: reconciliation sets that list beside the books, cycles included.
+ */
+async function sandboxReceived(tx: Tx, row: SubscriptionRow, cycle: CycleRow, at: Date): Promise<string> {
+  const e2e = endToEndId(SANDBOX_ISPB, at);
+  await recordSandboxReceived(tx, {
+    workspaceId: row.workspace_id,
+    endToEndId: e2e,
+    txid: cycle.txid,
+    amountMinor: cycle.amount_minor,
+    at,
+  });
+  return e2e;
 }
 
 /**

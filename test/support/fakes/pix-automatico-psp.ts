@@ -63,7 +63,15 @@ const cobrView = (cobr: FakeCobr) => ({
     : {}),
 });
 
-export function fakePixAutomatico() {
+/** A PIX the PSP received, as GET /pix lists it. */
+export interface PaidCobr {
+  endToEndId: string;
+  txid: string;
+  valor: string;
+}
+
+/** `onPaid` hears each cobr paid, so the PSP's GET /pix lists its PIX as a real PSP's does. */
+export function fakePixAutomatico(onPaid: (pix: PaidCobr) => void = () => {}) {
   const recs = new Map<string, FakeRec>();
   const cobrs = new Map<string, FakeCobr>();
   let sequence = 0;
@@ -83,6 +91,7 @@ export function fakePixAutomatico() {
       const cobr = cobrs.get(txid)!;
       cobr.status = status;
       cobr.endToEndId = endToEndId;
+      if (status === 'CONCLUIDA' && endToEndId) onPaid({ endToEndId, txid, valor: cobr.valor });
     },
   };
   // biome-ignore lint/suspicious/noExplicitAny: a request body read field by field

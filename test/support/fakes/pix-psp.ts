@@ -12,8 +12,8 @@ import { createServer, type Server } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import type { BcbSettings } from '../../../src/providers/pix/config.ts';
 import type { TestCerts } from './certs.ts';
-import { cobvBrCode, cobvProblem, cobvView, type FakeCobv, type FakeLote } from './pix-psp-cobv.ts';
 import { type FakePixAutomatico, fakePixAutomatico } from './pix-automatico-psp.ts';
+import { cobvBrCode, cobvProblem, cobvView, type FakeCobv, type FakeLote } from './pix-psp-cobv.ts';
 
 export const FAKE_CLIENT_ID = 'Client_Id_lastro';
 export const FAKE_CLIENT_SECRET = 'Client_Secret_lastro';
@@ -184,7 +184,9 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
   const failures: Failure[] = [];
   let issued = 0;
   let locIds = 1000;
-  const automatic = fakePixAutomatico();
+  const automatic = fakePixAutomatico((pix) =>
+    received.push({ ...pix, chave: FAKE_PIX_KEY, horario: new Date().toISOString() }),
+  );
 
   const send = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });

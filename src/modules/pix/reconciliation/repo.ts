@@ -19,6 +19,12 @@ export interface BookedCashIn {
 
 const CASH_IN = 'id, workspace_id, status, amount_minor, pix_tx_id, pix_txid';
 
+/**
+ * PIX the books took in: charges (pix_cash_in) and Pix Automático cycles (pix_automatic), whose cobr
+ * the payer's PSP pays into the same account, so the PSP lists both alike.
+ */
+const RECEIVED_KINDS = "kind IN ('pix_cash_in', 'pix_automatic')";
+
 /** Cash-ins the PSP's PIX name, by end-to-end id or by txid. */
 export async function cashInsNamed(
   q: Queryable,
@@ -28,7 +34,7 @@ export async function cashInsNamed(
 ): Promise<BookedCashIn[]> {
   const { rows } = await q.query<BookedCashIn>(
     `SELECT ${CASH_IN} FROM payments
-      WHERE environment = $1 AND kind = 'pix_cash_in' AND (pix_tx_id = ANY($2) OR pix_txid = ANY($3))`,
+      WHERE environment = $1 AND ${RECEIVED_KINDS} AND (pix_tx_id = ANY($2) OR pix_txid = ANY($3))`,
     [environment, [...endToEndIds], [...txids]],
   );
   return rows;
@@ -43,7 +49,7 @@ export async function cashInsPaidIn(
 ): Promise<BookedCashIn[]> {
   const { rows } = await q.query<BookedCashIn>(
     `SELECT ${CASH_IN} FROM payments
-      WHERE environment = $1 AND kind = 'pix_cash_in' AND status IN ('completed', 'refunded')
+      WHERE environment = $1 AND ${RECEIVED_KINDS} AND status IN ('completed', 'refunded')
         AND pix_tx_id IS NOT NULL AND completed_at >= $2 AND completed_at < $3`,
     [environment, from, to],
   );
