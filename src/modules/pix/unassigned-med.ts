@@ -22,16 +22,24 @@ import {
   insertHeldReturn,
   lockUnassignedOfRefund,
   reopenUnassigned,
+  restoreUnassignedAmount,
   type UnassignedRow,
 } from './unassigned-repo.ts';
 
 /**
  * Records on a held (locked, unassigned) PIX the MED devoluções the PSP shows on it, each once, and
  * closes it when they cover all of it. Idempotent whatever the PSP says of the PIX's amount: what is
- * held is what it received (the row's amount) less the devoluções recorded. Answers what is left and
- * how many devoluções were recorded now.
+ * held is what it received (the row's amount) less the devoluções recorded. Answers the row as it now
+ * stands, what is left and how many devoluções were recorded now.
  */
-export async function holdWhatIsLeft(tx: Tx, row: UnassignedRow, pix: ReceivedPix | undefined, at: Date) {
+export async function holdWhatIsLeft(tx: Tx, locked: UnassignedRow, pix: ReceivedPix | undefined, at: Date) {
+  // A PIX held before its devoluções were kept beside it had its amount shrunk by them: it is given
+  // back what the PSP received, or they would be taken from it twice.
+  const received = pix?.amountMinor;
+  const row =
+    received !== undefined && received > locked.amount_minor
+      ? await restoreUnassignedAmount(tx, locked, received)
+      : locked;
   let recorded = 0;
   for (const med of pix ? completedMedReturns(pix) : []) {
     const inserted = await insertHeldReturn(tx, row, {
@@ -46,7 +54,7 @@ export async function holdWhatIsLeft(tx: Tx, row: UnassignedRow, pix: ReceivedPi
   const returns = await heldReturnsOf(tx, row);
   const left = row.amount_minor - returns.reduce((sum, r) => sum + r.amount_minor, 0n);
   if (left <= 0n) await closeReturnedWhole(tx, row, at);
-  return { left, recorded, returns };
+  return { row, left, recorded, returns };
 }
 
 /**

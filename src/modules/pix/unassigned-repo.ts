@@ -83,6 +83,20 @@ export async function closeReturnedWhole(q: Queryable, row: UnassignedRow, at: D
   );
 }
 
+/** A held PIX's amount set back to what the PSP received: the row as it now stands. */
+export async function restoreUnassignedAmount(
+  q: Queryable,
+  row: UnassignedRow,
+  received: bigint,
+): Promise<UnassignedRow> {
+  await q.query(
+    `UPDATE pix_unassigned SET amount_minor = $3
+      WHERE workspace_id = $1 AND id = $2 AND status = 'unassigned' AND amount_minor < $3`,
+    [row.workspace_id, row.id, received],
+  );
+  return { ...row, amount_minor: received };
+}
+
 /** The held PIX a refund of ours returns (its refund_id), locked. */
 export async function lockUnassignedOfRefund(
   q: Queryable,

@@ -187,8 +187,7 @@ export async function assignUnassigned(ctx: Ctx, input: { id: string; party_id?:
   const { caller, deps } = ctx;
   const pix = await askPsp(ctx, input.id);
   return write(async (tx) => {
-    const row = await lockWaiting(tx, caller, input.id);
-    const { left, returns } = await heldNow(tx, deps, row, pix);
+    const { row, left, returns } = await heldNow(tx, deps, await lockWaiting(tx, caller, input.id), pix);
     const partyId = await owningParty(tx, caller, input.party_id);
     const fee = await feeFor(tx, row.workspace_id, row.environment, 'pix_cash_in', row.amount_minor);
     const payment = await cashInOf(tx, ctx, row, { partyId, fee: fee < left ? fee : 0n, forReturn: false });
@@ -216,8 +215,7 @@ export async function returnUnassigned(ctx: Ctx, input: { id: string }, write: W
   const { caller, deps } = ctx;
   const pix = await askPsp(ctx, input.id);
   return write(async (tx) => {
-    const row = await lockWaiting(tx, caller, input.id);
-    const { left, returns } = await heldNow(tx, deps, row, pix);
+    const { row, left, returns } = await heldNow(tx, deps, await lockWaiting(tx, caller, input.id), pix);
     const partyId = await defaultParty(tx, caller);
     const cashIn = await cashInOf(tx, ctx, row, { partyId, fee: 0n, forReturn: true });
     await applyHeldReturns(tx, deps, row, returns, cashIn.id);
