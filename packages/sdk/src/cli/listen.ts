@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Lastro } from '../client.js';
 import { LastroError } from '../errors.js';
 import { EVENT_TYPES } from '../generated.js';
@@ -85,14 +85,31 @@ function startAfter(since: string): string {
   return uuidv7Floor(ms);
 }
 
+/**
+ * The event id a state file names; undefined when there is no file yet (a first start). A file that
+ * names none stops the listener: starting from now would skip every event since the one it lost.
+ */
 function savedCursor(stateFile: string | undefined): string | undefined {
   if (!stateFile) return undefined;
+  let saved: string;
   try {
-    const saved = readFileSync(stateFile, 'utf8').trim();
-    return UUID.test(saved) ? saved : undefined;
-  } catch {
-    return undefined;
+    saved = readFileSync(stateFile, 'utf8').trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new UsageError(`--state-file ${stateFile} cannot be read: ${(error as Error).message}`);
   }
+  if (!UUID.test(saved))
+    throw new UsageError(
+      `--state-file ${stateFile} holds no event id: pass --since to choose where to start, or remove it`,
+    );
+  return saved;
+}
+
+/** Writes the state file whole or not at all (a new file renamed over it), so a kill never leaves it empty. */
+function saveCursor(stateFile: string, after: string): void {
+  const fresh = `${stateFile}.${process.pid}.tmp`;
+  writeFileSync(fresh, `${after}\n`);
+  renameSync(fresh, stateFile);
 }
 
 /** `lastro listen`: resolves with the exit status once --max-events are forwarded (else runs until killed). */
@@ -106,7 +123,7 @@ export async function listen(args: string[]): Promise<number> {
   const session = await client.get('/v1/{env}/webhooks/listen-session');
   let after = options.since ?? savedCursor(options.stateFile) ?? session.start_after;
   // Saved at once, so a listener stopped before its first event still resumes from where it began.
-  const save = () => options.stateFile && writeFileSync(options.stateFile, `${after}\n`);
+  const save = () => options.stateFile && saveCursor(options.stateFile, after);
   save();
   console.log(
     `Ready: forwarding ${session.environment} events of workspace ${session.workspace_id} to ${options.url}`,
