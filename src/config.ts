@@ -97,6 +97,21 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
 }
 
 /**
+ * PUBLIC_BASE_URL without its trailing slash, so a path appends to it. A query, a fragment or
+ * credentials would sit before the appended path (a payment link sent to payers): refused.
+ */
+function publicBaseUrl(env: Env, port: number): string {
+  const raw = url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']);
+  if (raw === undefined) return `http://127.0.0.1:${port}`;
+  const parsed = new URL(raw);
+  if (parsed.search || parsed.hash || raw.includes('?') || raw.includes('#'))
+    throw new ConfigError('PUBLIC_BASE_URL', 'must have no ?query or #fragment: paths are appended to it');
+  if (parsed.username || parsed.password)
+    throw new ConfigError('PUBLIC_BASE_URL', 'must carry no user or password: payers see it');
+  return raw.replace(/\/+$/, '');
+}
+
+/**
  * libpq's `postgres://user@/db?host=/dir` leaves the host to `?host=`, PGHOST or the default, but an
  * empty host is not a WHATWG URL: it is checked with one put in, and handed to pg as it was written.
  */
@@ -154,10 +169,7 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     port,
     host,
-    publicBaseUrl: (url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://127.0.0.1:${port}`).replace(
-      /\/+$/,
-      '',
-    ),
+    publicBaseUrl: publicBaseUrl(env, port),
     dataDir: path.resolve(env.DATA_DIR || './.lastro'),
     databaseUrl: postgresUrl(env),
     masterKey,

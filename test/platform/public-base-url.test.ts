@@ -21,4 +21,13 @@ describe('PUBLIC_BASE_URL', () => {
       expect(() => loadConfig({ PUBLIC_BASE_URL: value }), value).toThrow(ConfigError);
     expect(() => loadConfig({ PUBLIC_BASE_URL: 'example' })).toThrow(/^PUBLIC_BASE_URL: /);
   });
+
+  it('refuses a query, a fragment or credentials, which a path appended after them would break', () => {
+    for (const value of [
+      'https://pay.example.com/?ref=x',
+      'https://pay.example.com/#top',
+      'https://user:secret@pay.example.com',
+    ])
+      expect(() => loadConfig({ PUBLIC_BASE_URL: value }), value).toThrow(/^PUBLIC_BASE_URL: /);
+  });
 });
