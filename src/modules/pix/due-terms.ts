@@ -9,7 +9,13 @@ import { parseAmount } from '../../ledger/currency.ts';
 import { AppError, type ErrorDetail, invalidRequest } from '../../platform/errors.ts';
 import { MAX_BR_CODE_AMOUNT_MINOR } from '../../providers/pix/brcode.ts';
 import { parseDocument } from '../../providers/pix/keys.ts';
-import { type DatedDiscount, type DiscountTerms, type DueTerms, type FixedPart, percentHundredths } from './due-amount.ts';
+import {
+  type DatedDiscount,
+  type DiscountTerms,
+  type DueTerms,
+  type FixedPart,
+  percentHundredths,
+} from './due-amount.ts';
 
 export interface DueChargeInput {
   amount_minor: string;
