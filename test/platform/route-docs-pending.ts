@@ -8,9 +8,5 @@ export const PENDING = new Set<string>([
   'POST /v1/auth/login',
   'POST /v1/auth/logout',
   'POST /v1/auth/2fa/setup',
-  'GET /v1/:env/reconciliation/runs',
-  'GET /v1/:env/reconciliation/runs/:id',
-  'GET /v1/:env/reconciliation/findings.csv',
-  'POST /v1/:env/simulate/reconciliation/discrepancy',
   'GET /dashboard',
 ]);

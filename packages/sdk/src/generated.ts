@@ -55,7 +55,6 @@ export const SUBACCOUNT_ROUTES: readonly string[] = [
   'GET /v1/{env}/statement.csv',
   'GET /v1/{env}/payments/{id}',
   'GET /v1/{env}/payments',
-  'GET /v1/{env}/reports/daily',
   'POST /v1/{env}/pix/payouts',
   'POST /v1/{env}/pix/charges',
   'POST /v1/{env}/pix/due-charges',

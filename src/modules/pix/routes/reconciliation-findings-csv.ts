@@ -17,7 +17,7 @@ export default function route(app: App, deps: Deps) {
   app.get(
     '/v1/:env/reconciliation/findings.csv',
     {
-      config: { auth: 'workspace' },
+      config: { auth: 'workspace', errors: [] },
       schema: {
         tags: ['reconciliation'],
         summary: 'The reconciliation findings of a date range as a CSV file, in a time zone',
