@@ -52,6 +52,10 @@ function brokenLinks(guide: string): string[] {
     .map((target) => `${PT_BR}/${guide} links ${target}, which does not exist`);
 }
 
+/** The first code span of each table row: the error codes, fields or statuses a table is about. */
+const tableKeys = (file: string) =>
+  [...readFileSync(path.join(GUIDES_DIR, file), 'utf8').matchAll(/^\| `([^`]+)`/gm)].map((row) => row[1]!);
+
 describe('the Portuguese guides', () => {
   it('every English guide has a pt-BR translation, and every translation an English guide', () => {
     const english = guideFiles();
@@ -63,6 +67,12 @@ describe('the Portuguese guides', () => {
   it.each(guideFiles())('%s in pt-BR has the English code blocks, in order', (guide) => {
     if (!existsSync(path.join(PT_BR_DIR, guide))) return; // reported by the test above
     expect(blockDifferences(guide).join('\n\n')).toBe('');
+  });
+
+  // A code added to the generated errors table (or a row to any table) needs its translation too.
+  it.each(guideFiles())('%s in pt-BR has the rows of its tables, in order', (guide) => {
+    if (!existsSync(path.join(PT_BR_DIR, guide))) return;
+    expect(tableKeys(`${PT_BR}/${guide}`)).toEqual(tableKeys(guide));
   });
 
   it.each(translations())('pt-BR/%s links only to files that exist', (guide) => {
