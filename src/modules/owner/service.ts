@@ -55,11 +55,15 @@ export async function login(deps: Deps, input: { email: string; password: string
   const user = await repo.findUserByEmail(deps.db, input.email.trim().toLowerCase());
   const passwordOk = await verifyPassword(input.password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
   if (!user || !passwordOk) throw new AppError('invalid_credentials', 'E-mail or password is wrong.');
-  if (user.totp_enabled) await checkOtp(deps, deps.db, user, input.otp_code, BODY_OTP_OR_RECOVERY);
   const token = newSessionToken();
   const expiresAt = sessionExpiry(deps);
-  await repo.insertSession(deps.db, user.id, token, expiresAt);
-  const workspaces = await repo.workspacesOfUser(deps.db, user.id);
+  // The code is spent, its use audited and the session made together: a failure after the spend
+  // must not leave a recovery code used with no trace of who used it, nor burn it for no session.
+  const workspaces = await deps.db.transaction(async (tx) => {
+    if (user.totp_enabled) await checkOtp(deps, tx, user, input.otp_code, BODY_OTP_OR_RECOVERY);
+    await repo.insertSession(tx, user.id, token, expiresAt);
+    return repo.workspacesOfUser(tx, user.id);
+  });
   return { session_token: token, expires_at: iso(expiresAt), user: userView(user), workspaces };
 }
 
