@@ -17,6 +17,12 @@ const tags = ['pix'];
 
 /** PIX received on the workspace's key without a charge: list, read, assign to a party, return. */
 export default function route(app: App, deps: Deps) {
+  readRoutes(app, deps);
+  resolveRoutes(app, deps);
+}
+
+/** The list and one held PIX. */
+function readRoutes(app: App, deps: Deps) {
   app.get(
     '/v1/:env/pix/unassigned',
     {
@@ -48,6 +54,10 @@ export default function route(app: App, deps: Deps) {
     },
     async (request) => ({ data: await getUnassigned(deps.db, contextOf(deps, request), request.params) }),
   );
+}
+
+/** Assigning a held PIX to a party, or returning it to its payer. */
+function resolveRoutes(app: App, deps: Deps) {
   app.post(
     '/v1/:env/pix/unassigned/:id/assign',
     {
