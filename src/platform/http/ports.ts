@@ -2,7 +2,7 @@
  * The ports a process will listen on, tried before anything slow (opening the database, migrating)
  * runs: a port another process holds is a setting to change, said in one line before minutes pass.
  */
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 
 export interface PortSetting {
   /** The setting that chose the port: what the message tells the reader to change. */
@@ -20,20 +20,28 @@ export class PortInUseError extends Error {
 
 const portInUse = (wanted: PortSetting) => new PortInUseError(wanted);
 
-/** Binds and releases each port; the first one in use throws portInUse. Port 0 (any free one) is skipped. */
+/**
+ * Binds every port, holding each until all are bound, then releases them: the first one in use
+ * throws portInUse, including one that an earlier setting names too (PORT = METRICS_PORT). Port 0
+ * (any free one) is skipped.
+ */
 export async function probePorts(ports: readonly PortSetting[]): Promise<void> {
-  for (const wanted of ports) {
-    if (wanted.port === 0) continue;
-    await new Promise<void>((resolve, reject) => {
-      const probe = createServer();
-      probe.once('error', (error: NodeJS.ErrnoException) =>
-        reject(error.code === 'EADDRINUSE' ? portInUse(wanted) : error),
-      );
-      probe.listen({ port: wanted.port, host: wanted.host, exclusive: true }, () =>
-        probe.close(() => resolve()),
-      );
-    });
+  const held: Server[] = [];
+  try {
+    for (const wanted of ports) if (wanted.port !== 0) held.push(await bind(wanted));
+  } finally {
+    await Promise.all(held.map((probe) => new Promise((resolve) => probe.close(resolve))));
   }
+}
+
+function bind(wanted: PortSetting): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? portInUse(wanted) : error),
+    );
+    probe.listen({ port: wanted.port, host: wanted.host, exclusive: true }, () => resolve(probe));
+  });
 }
 
 /** Rethrows a listen's EADDRINUSE (another process took the port after the probe) as portInUse. */
