@@ -211,11 +211,22 @@ export async function failAttempt(tx: Tx, row: SubscriptionRow, cycle: CycleRow,
   await announce(tx, row, failed, 'subscription.cycle_failed', at);
 }
 
-/** On cancellation: the cycles not yet paid are cancelled and their payments expire uncollected. */
+/**
+ * On cancellation: the cycles not yet paid are cancelled and their payments expire uncollected. A live
+ * cycle stays open instead: its cobr may be at the PSP (or on its way there), and its payer may pay it
+ * before it is withdrawn, so live.ts withdraws it (PATCH /cobr) and ends it as the PSP answers.
+ */
 export async function cancelOpenCycles(tx: Tx, row: SubscriptionRow, at: Date, cycles?: readonly CycleRow[]) {
+  if (row.environment === 'live') return;
   const scope = { workspaceId: row.workspace_id, environment: row.environment };
-  for (const cycle of (cycles ?? (await cyclesOf(tx, scope, row.id))).filter(isOpenCycle)) {
-    const cancelled = await updateCycle(tx, cycle, { status: 'cancelled', nextAttemptDate: null }, at);
-    if (cancelled && cycle.payment_id) await transition(tx, scope, cycle.payment_id, 'expired', {}, { at });
-  }
+  for (const cycle of (cycles ?? (await cyclesOf(tx, scope, row.id))).filter(isOpenCycle))
+    await cancelCycle(tx, row, cycle, at);
+}
+
+/** One open cycle cancelled, its payment expired; false when another run moved it first. */
+export async function cancelCycle(tx: Tx, row: SubscriptionRow, cycle: CycleRow, at: Date): Promise<boolean> {
+  const scope = { workspaceId: row.workspace_id, environment: row.environment };
+  const cancelled = await updateCycle(tx, cycle, { status: 'cancelled', nextAttemptDate: null }, at);
+  if (cancelled && cycle.payment_id) await transition(tx, scope, cycle.payment_id, 'expired', {}, { at });
+  return !!cancelled;
 }

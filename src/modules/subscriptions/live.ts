@@ -12,6 +12,7 @@ import { AppError } from '../../platform/errors.ts';
 import type { NewRecurrence, PixAutomaticApi, RecurrenceState } from '../../providers/pix/provider.ts';
 import { subscriptionNow } from './clock.ts';
 import {
+  cancelCycle,
   cancelOpenCycles,
   creditCycle,
   failAttempt,
@@ -175,13 +176,42 @@ async function followCycle(deps: Deps, row: SubscriptionRow, cycle: CycleRow, no
   });
 }
 
+/**
+ * An open cycle of a subscription that has ended: its cobr is withdrawn at the PSP (PATCH /cobr/{txid}
+ * status CANCELADA, asked again each round until the PSP says it ended). One the payer paid first, or
+ * paid anyway, is credited like any paid cycle: the money is the party's, never dropped.
+ */
+async function closeCycle(deps: Deps, row: SubscriptionRow, cycle: CycleRow, now: Date): Promise<number> {
+  // A cycle not marked sent may still have reached the PSP (a send under way): it is asked too.
+  const state = await automatic(deps).cancelRecurringCharge(cycle.txid!);
+  if (state?.status === 'CRIADA' || state?.status === 'ATIVA') return 0;
+  return deps.db.transaction(async (tx) => {
+    const current = await findSubscription(tx, rowScope(row), row.id, { lock: true });
+    if (!current) return 0;
+    if (state?.status === 'CONCLUIDA')
+      return (await creditCycle(tx, deps, current, cycle, now, state.endToEndId)) ? 1 : 0;
+    return (await cancelCycle(tx, current, cycle, now)) ? 1 : 0;
+  });
+}
+
+/** The open cycles of a live subscription that has ended, each withdrawn or credited; how many ended. */
+export async function closeEndedCycles(deps: Deps, row: SubscriptionRow): Promise<number> {
+  const now = await subscriptionNow(deps.db, deps, rowScope(row));
+  let changes = 0;
+  for (const cycle of (await cyclesOf(deps.db, rowScope(row), row.id)).filter(isOpenCycle))
+    changes += cycle.txid ? await closeCycle(deps, row, cycle, now) : 0;
+  return changes;
+}
+
 /** One live subscription brought up to date with its PSP; how many changes it made. */
 export async function syncLiveSubscription(deps: Deps, row: SubscriptionRow): Promise<number> {
   if (!row.provider_ref) return 0;
   const now = await subscriptionNow(deps.db, deps, rowScope(row));
-  let changes = await followRecurrence(deps, row, now);
+  const open = row.status === 'active' || row.status === 'pending_authorisation';
+  let changes = open ? await followRecurrence(deps, row, now) : 0;
   const current = await findSubscription(deps.db, rowScope(row), row.id);
-  if (current?.status !== 'active') return changes;
+  if (!current) return changes;
+  if (current.status !== 'active') return changes + (await closeEndedCycles(deps, current));
   changes += await scheduleLive(deps, current, now);
   const today = dayOf(now);
   for (const cycle of (await cyclesOf(deps.db, rowScope(row), row.id)).filter(isOpenCycle)) {

@@ -180,15 +180,20 @@ export async function takePlannedFailure(tx: Tx, scope: Scope, id: string): Prom
   return rows.length > 0;
 }
 
-/** Subscriptions the cycle task may have work on, oldest first, after `afterId`. */
+/**
+ * Subscriptions the cycle task may have work on, oldest first, after `afterId`: the open ones, and
+ * ended ones with a cycle still open (a live cobr to withdraw, or to credit when it was paid).
+ */
 export async function openSubscriptions(
   q: Queryable,
   filter: { environment: Environment; workspaceId?: string; afterId: string | null; limit: number },
 ): Promise<SubscriptionRow[]> {
   const { rows } = await q.query<SubscriptionRow>(
-    `SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions
-      WHERE status IN ('pending_authorisation', 'active') AND environment = $1
-        AND ($2::uuid IS NULL OR workspace_id = $2) AND ($3::uuid IS NULL OR id > $3)
+    `SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions s
+      WHERE environment = $1 AND ($2::uuid IS NULL OR workspace_id = $2) AND ($3::uuid IS NULL OR id > $3)
+        AND (status IN ('pending_authorisation', 'active') OR EXISTS (
+          SELECT 1 FROM subscription_cycles c WHERE c.workspace_id = s.workspace_id
+             AND c.subscription_id = s.id AND c.status IN ('scheduled', 'retrying')))
       ORDER BY id LIMIT $4`,
     [filter.environment, filter.workspaceId ?? null, filter.afterId, filter.limit],
   );

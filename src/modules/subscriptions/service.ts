@@ -13,7 +13,7 @@ import { owningParty, partyFilter } from '../parties/service.ts';
 import { feeFor } from '../pix/service.ts';
 import { subscriptionNow } from './clock.ts';
 import { cancelOpenCycles } from './cycles.ts';
-import { cancelAtPsp, createAtPsp } from './live.ts';
+import { cancelAtPsp, closeEndedCycles, createAtPsp } from './live.ts';
 import {
   findSubscription,
   insertSubscription,
@@ -149,7 +149,8 @@ const OPEN: readonly SubscriptionStatus[] = ['pending_authorisation', 'active'];
 
 /**
  * The receiver cancels: no cycle is charged after it, and the cycles not yet paid are cancelled. Live,
- * the PSP is told first (PATCH /rec/{idRec} status CANCELADA).
+ * the PSP is told first (PATCH /rec/{idRec} status CANCELADA), then each open cycle's cobr is
+ * withdrawn (PATCH /cobr/{txid}); one paid before it could be is credited.
  */
 export async function cancelSubscription(ctx: Ctx, input: { id: string }, write: Write) {
   const { deps } = ctx;
@@ -158,13 +159,18 @@ export async function cancelSubscription(ctx: Ctx, input: { id: string }, write:
     throw new AppError('invalid_state', `A ${found.status} subscription cannot be cancelled.`);
   if (found.environment === 'live' && found.provider_ref) await cancelAtPsp(deps, found.provider_ref);
   const now = await subscriptionNow(deps.db, deps, scopeOf(ctx));
-  return write(async (tx) => {
+  const view = await write(async (tx) => {
     const row = await ownSubscription(tx, ctx, input.id, true);
     if (!OPEN.includes(row.status))
       throw new AppError('invalid_state', `A ${row.status} subscription cannot be cancelled.`);
     await cancelOpenCycles(tx, row, now);
     return moveSubscription(tx, row, { to: 'cancelled', at: now, cancelledBy: 'receiver' });
   });
+  if (found.environment !== 'live') return view;
+  // The subscription is cancelled whatever the PSP says of its cobrs: one it does not answer for now
+  // stays open, and the cycle task asks again until it is withdrawn or credited.
+  const closed = await closeEndedCycles(deps, { ...found, status: 'cancelled' }).catch(() => 0);
+  return closed > 0 ? getSubscription(deps.db, ctx, input) : view;
 }
 
 /** Sandbox: the payer answers the authorisation request at their PSP. */

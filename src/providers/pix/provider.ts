@@ -96,6 +96,11 @@ export interface PixAutomaticApi {
     description?: string | null;
   }): Promise<RecurringChargeState>;
   getRecurringCharge(txid: string): Promise<RecurringChargeState | undefined>;
+  /**
+   * PATCH /cobr/{txid} status CANCELADA: one cycle's charge is withdrawn. The cobr as it then stands
+   * (a cobr paid first stays CONCLUIDA); undefined when the PSP does not know it.
+   */
+  cancelRecurringCharge(txid: string): Promise<RecurringChargeState | undefined>;
 }
 
 /**

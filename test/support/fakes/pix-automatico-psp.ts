@@ -1,6 +1,6 @@
 /**
  * The fake PSP's Pix Automático endpoints (BCB API Pix, github.com/bacen/pix-api openapi.yaml v2.9.0,
- * tags Rec and CobR): POST /rec, GET and PATCH /rec/{idRec}, PUT and GET /cobr/{txid}. The test plays
+ * tags Rec and CobR): POST /rec, GET and PATCH /rec/{idRec}, PUT, GET and PATCH /cobr/{txid}. The test plays
  * the payer: it approves, refuses or cancels a recurrence and pays or rejects a cobr.
  */
 export interface FakeRec {
@@ -132,9 +132,16 @@ export function fakePixAutomatico(onPaid: (pix: PaidCobr) => void = () => {}) {
     const cobrPath = /^\/v2\/cobr\/([^/]+)$/.exec(path);
     if (!cobrPath) return false;
     const txid = cobrPath[1]!;
-    if (method === 'GET') {
+    if (method === 'GET' || method === 'PATCH') {
       const cobr = cobrs.get(txid);
-      return cobr ? send(200, cobrView(cobr)) : problem(404, 'NaoEncontrado', 'Cobrança não encontrada');
+      if (!cobr) return problem(404, 'NaoEncontrado', 'Cobrança não encontrada');
+      if (method === 'GET') return send(200, cobrView(cobr));
+      if (body?.status !== 'CANCELADA') return problem(400, 'CobROperacaoInvalida', 'status inválido');
+      // Only a cobr still waiting can be withdrawn: a paid or ended one stays as it is.
+      if (cobr.status !== 'CRIADA' && cobr.status !== 'ATIVA')
+        return problem(400, 'CobROperacaoInvalida', `cobrança ${cobr.status}`);
+      cobr.status = 'CANCELADA';
+      return send(200, cobrView(cobr));
     }
     if (method !== 'PUT') return false;
     if (cobrs.has(txid)) return problem(400, 'CobROperacaoInvalida', 'txid já utilizado');

@@ -3,7 +3,8 @@
  * CobR): POST /rec creates a recurrence the payer authorises at their own PSP (RecStatus CRIADA →
  * APROVADA, or REJEITADA, EXPIRADA, CANCELADA); PUT /cobr/{txid} sends one cycle's charge (CobRStatus
  * CRIADA → ATIVA → CONCLUIDA, or EXPIRADA, REJEITADA, CANCELADA); PATCH /rec/{idRec} with status
- * CANCELADA ends it from the receiver's side. encerramento.cancelamento.solicitante says who cancelled.
+ * CANCELADA ends it from the receiver's side, PATCH /cobr/{txid} with status CANCELADA withdraws one
+ * cycle's charge. encerramento.cancelamento.solicitante says who cancelled.
  */
 import type { NewRecurrence, PixAutomaticApi, RecurrenceState, RecurringChargeState } from '../provider.ts';
 import { type MtlsClient, PspRejected } from './http.ts';
@@ -108,6 +109,17 @@ export class PixAutomatico implements PixAutomaticApi {
       if (existing) return existing;
       throw error;
     }
+  }
+
+  /** A cobr the PSP will not cancel (paid, or ended already) is asked for: its state is the answer. */
+  async cancelRecurringCharge(txid: string) {
+    try {
+      const response = await this.http.call('PATCH', `${this.baseUrl}/cobr/${txid}`, { status: 'CANCELADA' });
+      if (response.status !== 404) return chargeOf(response.body);
+    } catch (error) {
+      if (!(error instanceof PspRejected)) throw error;
+    }
+    return this.getRecurringCharge(txid);
   }
 
   async getRecurringCharge(txid: string) {
