@@ -40511,7 +40511,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a Pix Automático subscription: no cycle is charged after it
-         * @description The receiver cancels (live: PATCH /rec/{idRec} status CANCELADA at the PSP); the cycles not yet paid are cancelled and their payments expire. Errors: 404 not_found, 422 invalid_state (already refused, cancelled, expired or completed), 503 provider_unavailable (live PSP).
+         * @description The receiver cancels (live: PATCH /rec/{idRec} status CANCELADA at the PSP, then PATCH /cobr/{txid} for a cycle already sent); the cycles not yet paid are cancelled and their payments expire, but a live cycle the payer paid first (or pays before its charge could be withdrawn) is credited. Errors: 404 not_found, 422 invalid_state (already refused, cancelled, expired or completed), 503 provider_unavailable (live PSP).
          */
         post: {
             parameters: {
