@@ -100,6 +100,7 @@ export async function pspViewOf(
  * recorded, and what is left. Refuses one the PSP gave back whole.
  */
 export async function heldNow(tx: Tx, deps: Deps, row: UnassignedRow, pix: ReceivedPix | undefined) {
+  if (pix) appliableOnce(pix);
   const held = await holdWhatIsLeft(tx, row, pix, deps.clock.now());
   if (held.left <= 0n)
     throw new AppError(
@@ -107,6 +108,21 @@ export async function heldNow(tx: Tx, deps: Deps, row: UnassignedRow, pix: Recei
       'The PSP returned this PIX to its payer under MED; nothing is left to assign or return.',
     );
   return held;
+}
+
+/**
+ * Refuses, as the caller's error, a PIX on which the PSP lists a MED devolução that cannot be applied
+ * once and only once (no id, no valor): an operator looks at it first, as at its set-aside item.
+ */
+function appliableOnce(pix: ReceivedPix): void {
+  try {
+    completedMedReturns(pix);
+  } catch (error) {
+    throw new AppError(
+      'invalid_state',
+      `The PSP lists a MED devolução on this PIX that cannot be applied once (${(error as Error).message}); it cannot be assigned or returned until an operator resolves it.`,
+    );
+  }
 }
 
 /** The devoluções made while a PIX was held, applied to the cash-in it became, each once. */
