@@ -491,7 +491,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an owner account, its workspace and a session */
+        /**
+         * Create an owner account, its workspace and a session
+         * @description Creates an owner account and its first workspace (sandbox on, production off) and logs in: the answer carries a session token for the dashboard routes. An e-mail already in use is 409 conflict.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -501,10 +504,22 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "ana@acme.com.br",
+                     *       "password": "a long passphrase",
+                     *       "workspace_name": "Ana Pagamentos"
+                     *     }
+                     */
                     "application/json": {
-                        /** Format: email */
+                        /**
+                         * Format: email
+                         * @description The e-mail to log in with.
+                         */
                         email: string;
+                        /** @description At least 12 characters. */
                         password: string;
+                        /** @description The name of the first workspace. */
                         workspace_name: string;
                     };
                 };
@@ -516,16 +531,50 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "user": {
+                         *           "id": "0194f39e-0000-7000-8000-00000000a001",
+                         *           "email": "ana@acme.com.br",
+                         *           "two_factor_enabled": false,
+                         *           "created_at": "2026-11-01T12:00:00.000Z"
+                         *         },
+                         *         "workspace": {
+                         *           "id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *           "parent_workspace_id": null,
+                         *           "display_name": "Acme Pagamentos",
+                         *           "production_enabled": false,
+                         *           "default_party_id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e10",
+                         *           "status": "active",
+                         *           "created_at": "2026-11-01T12:00:00.000Z",
+                         *           "updated_at": "2026-11-20T09:30:00.000Z"
+                         *         },
+                         *         "session_token": "lastro_sess_7Hq2mX9pL4vR8tK1nW6zB3cF5dG0jS2a",
+                         *         "expires_at": "2026-11-27T12:00:00.000Z"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
+                                /** @description The owner account created. */
                                 user: {
-                                    /** Format: uuid */
+                                    /**
+                                     * Format: uuid
+                                     * @description The owner account id.
+                                     */
                                     id: string;
+                                    /** @description The e-mail the owner logs in with. */
                                     email: string;
+                                    /** @description Whether login asks for an authenticator code. */
                                     two_factor_enabled: boolean;
-                                    /** Format: date-time */
+                                    /**
+                                     * Format: date-time
+                                     * @description When the account was created.
+                                     */
                                     created_at: string;
                                 };
+                                /** @description Its first workspace. */
                                 workspace: {
                                     /**
                                      * Format: uuid
@@ -556,22 +605,29 @@ export interface paths {
                                      */
                                     updated_at: string;
                                 };
+                                /** @description lastro_sess_…: send it as Authorization: Bearer (also set as the lastro_session cookie). */
                                 session_token: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the session ends; log in again after.
+                                 */
                                 expires_at: string;
                             };
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -584,15 +640,162 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use`, `conflict` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use" | "conflict";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -622,7 +825,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log in; otp_code is required once 2FA is on */
+        /**
+         * Log in; otp_code is required once 2FA is on
+         * @description Exchanges e-mail and password (and the authenticator code once 2FA is on) for a session token, also set as the lastro_session cookie. Wrong credentials are 401 invalid_credentials; repeated failures are throttled (429 rate_limited with Retry-After).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -632,8 +838,17 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "ana@acme.com.br",
+                     *       "password": "a long passphrase",
+                     *       "otp_code": "492039"
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The e-mail of the account. */
                         email: string;
+                        /** @description Its password. */
                         password: string;
                         /** @description the 6-digit code of the authenticator app; at login, one unused recovery code is taken instead */
                         otp_code?: string;
@@ -647,37 +862,78 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "session_token": "lastro_sess_7Hq2mX9pL4vR8tK1nW6zB3cF5dG0jS2a",
+                         *         "expires_at": "2026-11-27T12:00:00.000Z",
+                         *         "user": {
+                         *           "id": "0194f39e-0000-7000-8000-00000000a001",
+                         *           "email": "ana@acme.com.br",
+                         *           "two_factor_enabled": true,
+                         *           "created_at": "2026-11-01T12:00:00.000Z"
+                         *         },
+                         *         "workspaces": [
+                         *           {
+                         *             "id": "0194f39e-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                         *             "display_name": "Acme Pagamentos"
+                         *           }
+                         *         ]
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
+                                /** @description lastro_sess_…: send it as Authorization: Bearer (also set as the lastro_session cookie). */
                                 session_token: string;
-                                /** Format: date-time */
+                                /**
+                                 * Format: date-time
+                                 * @description When the session ends; log in again after.
+                                 */
                                 expires_at: string;
+                                /** @description The owner account. */
                                 user: {
-                                    /** Format: uuid */
+                                    /**
+                                     * Format: uuid
+                                     * @description The owner account id.
+                                     */
                                     id: string;
+                                    /** @description The e-mail the owner logs in with. */
                                     email: string;
+                                    /** @description Whether login asks for an authenticator code. */
                                     two_factor_enabled: boolean;
-                                    /** Format: date-time */
+                                    /**
+                                     * Format: date-time
+                                     * @description When the account was created.
+                                     */
                                     created_at: string;
                                 };
+                                /** @description The workspaces the owner can act on. */
                                 workspaces: {
-                                    /** Format: uuid */
+                                    /**
+                                     * Format: uuid
+                                     * @description A workspace id: send it as X-Workspace-Id.
+                                     */
                                     id: string;
+                                    /** @description Its name. */
                                     display_name: string;
                                 }[];
                             };
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -690,15 +946,186 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `invalid_credentials`, `otp_required`, `otp_invalid` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_credentials" | "otp_required" | "otp_invalid";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -728,7 +1155,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** End the current session */
+        /**
+         * End the current session
+         * @description Ends the session of the request at once (its token stops working) and clears the session cookie.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -744,22 +1174,33 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "logged_out": true
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
+                                /** @description Always true: the session is over. */
                                 logged_out: boolean;
                             };
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -772,15 +1213,210 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -810,7 +1446,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start TOTP two-factor setup: returns the secret to load into an authenticator app */
+        /**
+         * Start TOTP two-factor setup: returns the secret to load into an authenticator app
+         * @description Makes a new TOTP secret for the account and answers it, as text and as an otpauth:// URL to show as a QR code. 2FA is on only after POST /v1/auth/2fa/enable proves a code. Already on is 409 conflict.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -826,23 +1465,36 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "secret": "JBSWY3DPEHPK3PXP",
+                         *         "otpauth_url": "otpauth://totp/Lastro:ana%40acme.com.br?secret=JBSWY3DPEHPK3PXP&issuer=Lastro"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
+                                /** @description The TOTP secret, base32: type it into an authenticator app. */
                                 secret: string;
+                                /** @description The same secret as an otpauth:// URL, to show as a QR code. */
                                 otpauth_url: string;
                             };
                         };
                     };
                 };
-                /** @description Default Response */
-                "4XX": {
+                /** @description `invalid_request` (see the errors guide, /docs/guides/errors) */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -855,15 +1507,210 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                "5XX": {
+                /** @description `missing_credentials`, `invalid_credentials` (see the errors guide, /docs/guides/errors) */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The error code: branch on it, never on the message. */
-                            error: string;
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use`, `conflict` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use" | "conflict";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -1236,7 +2083,7 @@ export interface paths {
         put?: never;
         /**
          * Make a new set of 2FA recovery codes; the old set stops working
-         * @description For an owner with two-factor authentication on: proves a current authenticator code (or an unused recovery code, which this spends) and answers 10 new recovery codes, shown only here. Every code of the previous set stops working at once. Each recovery code logs in once, sent as otp_code of POST /v1/auth/login. Audited as user.recovery_codes_regenerated in each of the owner’s workspaces. Errors: 401 otp_invalid (a wrong, expired or used code), 422 invalid_state (2FA is off).
+         * @description For an owner with two-factor authentication on: proves a current authenticator code (or an unused recovery code, which this spends) and answers 10 new recovery codes, shown only here. Every code of the previous set stops working at once. Each recovery code logs in once, sent as otp_code of POST /v1/auth/login. Audited as user.recovery_codes_regenerated in each of the owner’s workspaces. Errors: 401 otp_invalid (a wrong, expired or used code), 422 invalid_state (2FA is off), 429 rate_limited (too many wrong codes for this owner or address; Retry-After says when to try again).
          */
         post: {
             parameters: {
@@ -11419,7 +12266,7 @@ export interface paths {
         };
         /**
          * Daily totals: BRL money in, money out, fees and the balance at each day’s end
-         * @description One entry per calendar day of the range in America/Sao_Paulo, oldest first, days without payments included: in_minor sums the PIX cash-ins completed that day, out_minor the PIX payouts, refunds and MED returns, fees_minor the fees of the payments completed that day, balance_minor the available BRL balance of the workspace’s parties (or of party_id; a party-scoped key: its party) at the day’s end. Amounts are strings of minor units. Errors: 400 invalid_request (a date that is not YYYY-MM-DD, to before from, more than 366 days), 403 forbidden (party_id outside a party-scoped key), 404 not_found (party_id).
+         * @description One entry per calendar day of the range in America/Sao_Paulo, oldest first, days without payments included: in_minor sums the PIX cash-ins and Pix Automático cycles completed that day, out_minor the PIX payouts, refunds and MED returns, fees_minor the fees of the payments completed that day, balance_minor the available BRL balance of the workspace’s parties (or of party_id; a party-scoped key: its party) at the day’s end. Amounts are strings of minor units. Errors: 400 invalid_request (a date that is not YYYY-MM-DD, to before from, more than 366 days), 403 forbidden (party_id outside a party-scoped key), 404 not_found (party_id).
          */
         get: {
             parameters: {
@@ -11495,7 +12342,7 @@ export interface paths {
                                      * @example 2026-11-01
                                      */
                                     day: string;
-                                    /** @description money received that day: completed PIX cash-ins, in minor units as a string ("1050" is R$ 10.50) */
+                                    /** @description money received that day: completed PIX cash-ins and paid Pix Automático cycles, in minor units as a string ("1050" is R$ 10.50) */
                                     in_minor: string;
                                     /** @description money paid out that day: completed PIX payouts, refunds and MED returns, in minor units as a string ("1050" is R$ 10.50) */
                                     out_minor: string;
@@ -18664,7 +19511,7 @@ export interface paths {
         put?: never;
         /**
          * Create up to 100 PIX charges with a due date, each with its own result
-         * @description Each item is checked as POST /pix/due-charges checks it; results[] holds, in order, each item's charge or its error (an item in error writes nothing; the others are created together). In live the valid items go to the PSP as one lote (PUT /lotecobv/{id}); an item the PSP denies gets invalid_request, one it has not created within a few seconds provider_unavailable. The whole request answers 400 invalid_request only when its own shape is wrong (no items, more than 100, unknown fields); 503 provider_unavailable when the PSP cannot take the lote. Item errors: 400 invalid_amount (amount_minor not a positive amount, above the BR Code maximum, or not above the cash-in fee); 400 invalid_request with details naming the field (due_date not a date or before today in São Paulo, the debtor document not a valid CPF or CNPJ, a modality the term does not have or one counting business days: interest 5–8, discount 4 and 6, a value or percent missing or sent where the modality takes the other, a rebate or discount of the whole amount or more, discount dates after due_date or repeated, unknown fields); 400 unsupported_currency; 403 forbidden (a party outside a party-scoped key); 404 not_found (unknown party); 503 provider_unavailable (live: the PSP refused or is away).
+         * @description Each item is checked as POST /pix/due-charges checks it; results[] holds, in order, each item's charge or its error (an item in error writes nothing; the others are created together). In live the valid items go to the PSP as one lote (PUT /lotecobv/{id}); an item the PSP denies gets invalid_request; one it has not created within a few seconds is recorded with pix_qr_code null, filled in once the PSP has created it. The whole request answers 400 invalid_request only when its own shape is wrong (no items, more than 100, unknown fields); 503 provider_unavailable when the PSP cannot take the lote. Item errors: 400 invalid_amount (amount_minor not a positive amount, above the BR Code maximum, or not above the cash-in fee); 400 invalid_request with details naming the field (due_date not a date or before today in São Paulo, the debtor document not a valid CPF or CNPJ, a modality the term does not have or one counting business days: interest 5–8, discount 4 and 6, a value or percent missing or sent where the modality takes the other, a rebate or discount of the whole amount or more, discount dates after due_date or repeated, unknown fields); 400 unsupported_currency; 403 forbidden (a party outside a party-scoped key); 404 not_found (unknown party); 503 provider_unavailable (live: the PSP refused or is away).
          */
         post: {
             parameters: {
@@ -26339,7 +27186,7 @@ export interface paths {
         };
         /**
          * The reconciliation findings of a date range as a CSV file, in a time zone
-         * @description Every finding about the workspace's payments of the reconciliation runs whose window starts in the range, oldest run first, as RFC 4180 CSV with a header row and CRLF line ends. A date bound is a whole day in `timezone` (default America/Sao_Paulo); window times are written in that zone with their offset. Amounts are integer minor units: `expected_minor` is Lastro's, `found_minor` the PSP's.
+         * @description Every finding about the workspace's payments of the reconciliation runs whose window starts in the range, oldest run first, as RFC 4180 CSV with a header row and CRLF line ends, streamed a page at a time. A date bound is a whole day in `timezone` (default America/Sao_Paulo); window times are written in that zone with their offset. Amounts are integer minor units: `expected_minor` is Lastro's, `found_minor` the PSP's.
          */
         get: {
             parameters: {

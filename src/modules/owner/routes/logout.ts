@@ -8,12 +8,17 @@ export default function route(app: App, deps: Deps) {
   app.post(
     '/v1/auth/logout',
     {
-      config: { auth: 'user' },
+      config: { auth: 'user', errors: [] },
       schema: {
         tags: ['owner'],
         summary: 'End the current session',
+        description:
+          'Ends the session of the request at once (its token stops working) and clears the session cookie.',
         security: [{ bearer: [] }],
-        response: respond(Type.Object({ logged_out: Type.Boolean() })),
+        response: respond(
+          Type.Object({ logged_out: Type.Boolean({ description: 'Always true: the session is over.' }) }),
+          { example: { logged_out: true } },
+        ),
       },
     },
     async (request, reply) => {
