@@ -119,4 +119,18 @@ describe('live due-date charges', () => {
     expect(results[2].charge).toMatchObject({ amount_minor: '2500', status: 'created' });
     expect(await ws.paymentCount('pix_cash_in', 'live')).toBe(2);
   });
+
+  it('a batch item the PSP is still creating is recorded, and the poll gives it the PSP’s BR Code', async () => {
+    const { ws, live: api } = await liveWorkspace(world, 'Cobv batch still processing');
+    psp.holdLotes();
+    const res = await api.post('/v1/live/pix/due-charges/batch', { charges: [body()] });
+    psp.releaseLotes();
+    expect(res.statusCode, res.body).toBe(200);
+    const [result] = res.json().data.results;
+    expect(result).toMatchObject({ error: null, charge: { status: 'created', pix_qr_code: null } });
+    expect(await ws.paymentCount('pix_cash_in', 'live')).toBe(1);
+    await pollLiveDueCharges(world.deps);
+    const shown = (await api.get(`/v1/live/pix/due-charges/${result.charge.id}`)).json().data;
+    expect(shown.pix_qr_code).toBe(psp.cobvs.get(result.charge.pix_txid)!.pixCopiaECola);
+  }, 20_000);
 });

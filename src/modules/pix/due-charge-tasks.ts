@@ -15,6 +15,7 @@ import { expireCharge, payCharge } from './charge-payment.ts';
 import { amountDue } from './due-amount.ts';
 import { ZONE } from './due-charges.ts';
 import {
+  fillDueChargeBrCode,
   findDueCharge,
   type LiveDueCharge,
   liveDueChargesWaiting,
@@ -79,6 +80,8 @@ export async function pollLiveDueCharges(deps: Deps): Promise<number> {
     (charge) => ({ key: charge.id, environment: 'live', workspaceId: charge.workspace_id, payload: charge }),
     async (charge) => {
       const state = await api.get(charge.pix_txid);
+      if (state?.brCode && !charge.pix_qr_code)
+        await fillDueChargeBrCode(deps.db, charge, state.brCode, state.locId ?? charge.pix_txid);
       const pix = state?.status === 'paid' ? state.payments[0] : undefined;
       if (pix) {
         await settlePaid(deps, charge, pix);

@@ -3,7 +3,8 @@
  * nothing is written for it, the others are created in one transaction. Live sends the valid ones
  * to the PSP as one lote (PUT /lotecobv/{id}, github.com/bacen/pix-api, openapi.yaml v2.9.0, tag
  * LoteCobV), which the PSP creates in the background: GET /lotecobv/{id} is asked, a bounded number
- * of times, until each request is CRIADA or NEGADA.
+ * of times, until each request is CRIADA or NEGADA; one still processing is recorded without its
+ * BR Code, which the due-charge poll fills in.
  */
 import { randomInt } from 'node:crypto';
 import type { Tx } from '../../db/types.ts';
@@ -22,7 +23,11 @@ import type { DueChargeBatchResponse } from './due-schemas.ts';
 import type { DueChargeInput } from './due-terms.ts';
 
 type Result = DueChargeBatchResponse['results'][number];
-type Issued = { index: number; charge: PreparedDueCharge; issued: IssuedDueCharge };
+type Issued = {
+  index: number;
+  charge: PreparedDueCharge;
+  issued: Omit<IssuedDueCharge, 'brCode'> & { brCode: string | null };
+};
 
 /** How often, and how far apart, a live batch's outcome is asked for before the answer is given. */
 const BATCH_POLLS = 20;
@@ -71,21 +76,22 @@ async function issueLive(
     const txid = pspIdOf(charge.paymentId);
     const index = indexOf.get(charge.paymentId)!;
     const item = outcome.get(txid);
-    const cobv = item?.status === 'created' ? await api.get(txid) : undefined;
-    if (cobv?.brCode)
-      issued.push({ index, charge, issued: { txid, brCode: cobv.brCode, providerRef: cobv.locId ?? txid } });
-    else
+    if (item?.status === 'denied') {
+      const problem = item.problem ?? 'NEGADA';
       failed.push(
-        failure(
-          index,
-          item?.status === 'denied'
-            ? new AppError('invalid_request', `The PSP refused this charge: ${item.problem ?? 'NEGADA'}.`)
-            : new AppError(
-                'provider_unavailable',
-                'The PSP has not created this charge yet; nothing was recorded.',
-              ),
-        ),
+        failure(index, new AppError('invalid_request', `The PSP refused this charge: ${problem}.`)),
       );
+      continue;
+    }
+    // One the PSP is still creating may well exist there later: it is recorded without its BR Code,
+    // which the due-charge poll reads from the cobv once the PSP has it, so no charge lives at the
+    // PSP that the books do not know.
+    const cobv = item?.status === 'created' ? await api.get(txid) : undefined;
+    issued.push({
+      index,
+      charge,
+      issued: { txid, brCode: cobv?.brCode ?? null, providerRef: cobv?.locId ?? txid },
+    });
   }
   return { issued, failed };
 }

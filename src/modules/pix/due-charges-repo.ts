@@ -78,6 +78,7 @@ export interface LiveDueCharge {
   workspace_id: string;
   id: string;
   pix_txid: string;
+  pix_qr_code: string | null;
   expires_at: Date | null;
 }
 
@@ -88,11 +89,28 @@ export async function liveDueChargesWaiting(
   limit: number,
 ): Promise<LiveDueCharge[]> {
   const { rows } = await q.query<LiveDueCharge>(
-    `SELECT p.workspace_id, p.id, p.pix_txid, p.expires_at FROM pix_due_charges d
+    `SELECT p.workspace_id, p.id, p.pix_txid, p.pix_qr_code, p.expires_at FROM pix_due_charges d
        JOIN payments p ON p.workspace_id = d.workspace_id AND p.id = d.payment_id
       WHERE d.environment = 'live' AND p.status = 'created' AND p.pix_txid IS NOT NULL AND p.id > $1
       ORDER BY p.id LIMIT $2`,
     [cursor, limit],
   );
   return rows;
+}
+
+/**
+ * The BR Code of a live due-date charge recorded while its lote was still being processed, once the
+ * PSP has created it: written only where none is, so a second poll changes nothing.
+ */
+export async function fillDueChargeBrCode(
+  q: Queryable,
+  charge: { workspace_id: string; id: string },
+  brCode: string,
+  providerRef: string,
+): Promise<void> {
+  await q.query(
+    `UPDATE payments SET pix_qr_code = $3, provider_ref = $4
+      WHERE workspace_id = $1 AND id = $2 AND environment = 'live' AND pix_qr_code IS NULL`,
+    [charge.workspace_id, charge.id, brCode, providerRef],
+  );
 }

@@ -108,7 +108,7 @@ export async function recordDueCharge(
   tx: Tx,
   ctx: Ctx,
   charge: PreparedDueCharge,
-  issued: { txid: string; brCode: string; providerRef: string },
+  issued: { txid: string; brCode: string | null; providerRef: string },
 ): Promise<DueChargeResponse> {
   const { caller, deps } = ctx;
   const at = deps.clock.now();

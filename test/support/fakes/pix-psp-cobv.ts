@@ -17,7 +17,7 @@ export interface FakeCobv {
 export interface FakeLote {
   id: string;
   descricao: string;
-  cobsv: { txid: string; status: 'CRIADA' | 'NEGADA'; problema?: { title: string } }[];
+  cobsv: { txid: string; status: 'EM_PROCESSAMENTO' | 'CRIADA' | 'NEGADA'; problema?: { title: string } }[];
 }
 
 const VALOR = /^\d{1,10}\.\d{2}$/;

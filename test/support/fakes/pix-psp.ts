@@ -103,6 +103,10 @@ export interface FakePsp {
   /** Charges with a due date (PUT /cobv/{txid}) and their lotes (PUT /lotecobv/{id}). */
   cobvs: Map<string, FakeCobv>;
   lotes: Map<string, FakeLote>;
+  /** Lotes PUT from now on stay EM_PROCESSAMENTO, their cobvs not yet created, until releaseLotes. */
+  holdLotes(): void;
+  /** Creates (or refuses) the held lotes' requests, as the PSP finishing in the background would. */
+  releaseLotes(): void;
   /** A payer pays the cobv `valor` (what its terms ask that day): CONCLUIDA, and the callback unless notify false. */
   payCobv(
     txid: string,
@@ -176,6 +180,9 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
   const cobs = new Map<string, FakeCob>();
   const cobvs = new Map<string, FakeCobv>();
   const lotes = new Map<string, FakeLote>();
+  // biome-ignore lint/suspicious/noExplicitAny: the requests of a lote still being processed
+  const heldLotes = new Map<string, any[]>();
+  let holdingLotes = false;
   const refunds = new Map<string, FakeRefund>();
   const payouts = new Map<string, FakePayout>();
   const webhooks = new Map<string, string>();
@@ -482,18 +489,7 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
       status: 400,
       body: { type: `${PROBLEM}/CobVOperacaoInvalida`, title: 'Cobrança inválida', status: 400, detail },
     });
-    const create = (txid: string, request: unknown): FakeCobv => {
-      const cobv = {
-        txid,
-        status: 'ATIVA' as const,
-        request,
-        pixCopiaECola: cobvBrCode(txid),
-        locId: locIds++,
-        pix: [],
-      };
-      cobvs.set(txid, cobv);
-      return cobv;
-    };
+    const create = createCobv;
     const cobvPath = /^\/v2\/cobv\/([a-zA-Z0-9]{26,35})$/.exec(path);
     if (cobvPath) {
       const txid = cobvPath[1]!;
@@ -515,16 +511,39 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
     }
     if (!Array.isArray(body?.cobsv)) return invalid('cobsv');
     const lote: FakeLote = { id, descricao: String(body.descricao ?? ''), cobsv: [] };
-    for (const { txid, ...request } of body.cobsv) {
+    lotes.set(id, lote);
+    if (holdingLotes) {
+      heldLotes.set(id, body.cobsv);
+      // biome-ignore lint/suspicious/noExplicitAny: a request body read field by field
+      lote.cobsv = body.cobsv.map((item: any) => ({ txid: item.txid, status: 'EM_PROCESSAMENTO' }));
+    } else processLote(lote, body.cobsv);
+    return { status: 202, body: {} };
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: the lote's requests as PUT
+  function processLote(lote: FakeLote, requests: any[]) {
+    lote.cobsv = [];
+    for (const { txid, ...request } of requests) {
       const problem =
         cobvProblem(request, FAKE_PIX_KEY) ?? (cobvs.has(txid) ? 'txid já utilizado' : undefined);
-      if (!problem) create(txid, request);
+      if (!problem) createCobv(txid, request);
       lote.cobsv.push(
         problem ? { txid, status: 'NEGADA', problema: { title: problem } } : { txid, status: 'CRIADA' },
       );
     }
-    lotes.set(id, lote);
-    return { status: 202, body: {} };
+  }
+
+  function createCobv(txid: string, request: unknown): FakeCobv {
+    const cobv = {
+      txid,
+      status: 'ATIVA' as const,
+      request,
+      pixCopiaECola: cobvBrCode(txid),
+      locId: locIds++,
+      pix: [],
+    };
+    cobvs.set(txid, cobv);
+    return cobv;
   }
 
   const server: Server = createServer(
@@ -596,6 +615,14 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
     cobs,
     cobvs,
     lotes,
+    holdLotes: () => {
+      holdingLotes = true;
+    },
+    releaseLotes: () => {
+      holdingLotes = false;
+      for (const [id, requests] of heldLotes) processLote(lotes.get(id)!, requests);
+      heldLotes.clear();
+    },
     automatic: automatic.api,
     received,
     refunds,

@@ -34,7 +34,7 @@ export default function route(app: App, deps: Deps) {
       schema: {
         tags: ['pix'],
         summary: `Create up to ${MAX_BATCH_ITEMS} PIX charges with a due date, each with its own result`,
-        description: `Each item is checked as POST /pix/due-charges checks it; results[] holds, in order, each item's charge or its error (an item in error writes nothing; the others are created together). In live the valid items go to the PSP as one lote (PUT /lotecobv/{id}); an item the PSP denies gets invalid_request, one it has not created within a few seconds provider_unavailable. The whole request answers 400 invalid_request only when its own shape is wrong (no items, more than ${MAX_BATCH_ITEMS}, unknown fields); 503 provider_unavailable when the PSP cannot take the lote. Item errors: ${DUE_CHARGE_ERRORS}`,
+        description: `Each item is checked as POST /pix/due-charges checks it; results[] holds, in order, each item's charge or its error (an item in error writes nothing; the others are created together). In live the valid items go to the PSP as one lote (PUT /lotecobv/{id}); an item the PSP denies gets invalid_request; one it has not created within a few seconds is recorded with pix_qr_code null, filled in once the PSP has created it. The whole request answers 400 invalid_request only when its own shape is wrong (no items, more than ${MAX_BATCH_ITEMS}, unknown fields); 503 provider_unavailable when the PSP cannot take the lote. Item errors: ${DUE_CHARGE_ERRORS}`,
         params: EnvParams,
         body: DueChargeBatchBody,
         response: respond(DueChargeBatchResult, { example: DUE_CHARGE_BATCH_EXAMPLE }),
