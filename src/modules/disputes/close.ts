@@ -7,7 +7,7 @@ import type { Tx } from '../../db/types.ts';
 import type { Deps } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { emitEvent } from '../../platform/outbox.ts';
-import { applyMedReturn, type MedNatureza } from '../pix/index.ts';
+import { applyMedReturn, type MedNatureza, returnableOfCharge } from '../pix/index.ts';
 import { recoverPartyDebt } from '../pix/service.ts';
 import { moveHold } from './open.ts';
 import { type DisputeRow, findDispute, recordClosed, type Scope } from './repo.ts';
@@ -66,19 +66,24 @@ export async function closeDispute(
 
 async function applyReturns(tx: Tx, deps: Deps, row: DisputeRow, input: CloseInput): Promise<string | null> {
   const scope = { workspaceId: row.workspace_id, environment: row.environment };
-  const returns = input.pspReturns ?? [
-    // One id per dispute: a close repeated after a lost answer finds the return applied.
-    {
-      returnId: `dispute:${row.id}`,
-      rtrId: null,
-      amountMinor: row.amount_minor,
-      natureza: 'MED_FRAUDE' as const,
-    },
-  ];
+  const returns = input.pspReturns ?? (await simulatedReturns(tx, row));
   let paymentId: string | null = null;
   for (const medReturn of returns) {
     const payment = await applyMedReturn(tx, deps, scope, row.payment_id, medReturn);
     paymentId ??= payment?.id ?? null;
   }
   return paymentId;
+}
+
+/**
+ * The sandbox's devolução of the disputed amount, as far as the charge still has it: a payer the
+ * merchant refunded while the dispute was open is not paid twice, and the close does not fail on it.
+ */
+async function simulatedReturns(tx: Tx, row: DisputeRow): Promise<PspMedReturn[]> {
+  const scope = { workspaceId: row.workspace_id, environment: row.environment };
+  const left = await returnableOfCharge(tx, scope, row.payment_id);
+  const amount = row.amount_minor < left ? row.amount_minor : left;
+  if (amount <= 0n) return [];
+  // One id per dispute: a close repeated after a lost answer finds the return applied.
+  return [{ returnId: `dispute:${row.id}`, rtrId: null, amountMinor: amount, natureza: 'MED_FRAUDE' }];
 }

@@ -63,5 +63,5 @@ export default defineModule({
 });
 
 /** What the disputes module asks of the PIX rail: the MED return flow and its cash-ins by end-to-end id. */
-export { applyMedReturn, type MedNatureza } from './med-returns.ts';
+export { applyMedReturn, type MedNatureza, returnableOfCharge } from './med-returns.ts';
 export { cashInsNamed } from './reconciliation/repo.ts';

@@ -20,7 +20,7 @@ import { eachApart, SetAsideError } from '../../platform/set-aside.ts';
 import type { BackgroundTask } from '../../platform/tasks.ts';
 import type { ReceivedPix } from '../../providers/pix/provider.ts';
 import type { PaymentView } from '../payments/schemas.ts';
-import { createPayment, lockPayment, paymentView, transition } from '../payments/service.ts';
+import { createPayment, findPayment, lockPayment, paymentView, transition } from '../payments/service.ts';
 import {
   findMedReturn,
   insertMedReturn,
@@ -70,6 +70,19 @@ export function payDown(outstanding: readonly bigint[], available: bigint): bigi
     left -= paid;
     return owed - paid;
   });
+}
+
+/**
+ * What a MED return can still take of a PIX charge: its amount less its completed refunds and MED
+ * returns (a payer refunded already is not paid again). Read without locking the charge: its amount
+ * never changes, and refunds complete under the ledger gate, which the caller holds or takes next.
+ */
+export async function returnableOfCharge(q: Queryable, scope: Scope, chargeId: string): Promise<bigint> {
+  const charge = await findPayment(q, scope, chargeId);
+  if (!charge) return 0n;
+  const left =
+    charge.amount_minor - (await returnedOfCharge(q, charge.workspace_id, charge.id, ['completed']));
+  return left > 0n ? left : 0n;
 }
 
 /**
