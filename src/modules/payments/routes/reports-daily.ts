@@ -17,7 +17,7 @@ export default function route(app: App, deps: Deps) {
   app.get(
     '/v1/:env/reports/daily',
     {
-      config: { auth: 'any', subaccount: true, errors: ['invalid_request', 'forbidden', 'not_found'] },
+      config: { auth: 'any', errors: ['invalid_request', 'forbidden', 'not_found'] },
       schema: {
         tags: ['payments'],
         summary: 'Daily totals: BRL money in, money out, fees and the balance at each day’s end',
