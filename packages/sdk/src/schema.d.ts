@@ -43801,7 +43801,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The owner's web dashboard (HTML; it calls this API with the session cookie) */
+        /**
+         * The owner's web dashboard (HTML; it calls this API with the session cookie)
+         * @description The single-page web dashboard for the owner: log in, keys, balances, payments, webhooks. Public HTML; every call it makes is this API with the session cookie. 503 with an HTML page when the dashboard was not built on this server.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -43817,7 +43820,152 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /** @example <!doctype html><html lang="pt-BR">…</html> */
                         "text/html": string;
+                    };
+                };
+                /** @description `invalid_request` (see the errors guide, /docs/guides/errors) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
                     };
                 };
                 /** @description the dashboard was not built on this server */

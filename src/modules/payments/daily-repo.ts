@@ -5,8 +5,8 @@
 import type { Queryable } from '../../db/types.ts';
 import type { Environment } from '../../platform/environment.ts';
 
-/** Received by a party: a PIX cash-in, a crypto deposit. */
-export const INFLOW_KINDS = ['pix_cash_in', 'crypto_deposit'] as const;
+/** Received by a party: a PIX cash-in, a paid Pix Automático cycle, a crypto deposit. */
+export const INFLOW_KINDS = ['pix_cash_in', 'pix_automatic', 'crypto_deposit'] as const;
 /** Paid out of a party's balance: a payout, a refund, a MED return, a crypto send. */
 export const OUTFLOW_KINDS = ['pix_cash_out', 'pix_refund', 'pix_med_return', 'crypto_send'] as const;
 

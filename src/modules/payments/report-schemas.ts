@@ -31,7 +31,7 @@ export type DailyReportInput = Static<typeof DailyReportQuery>;
 
 export const ReportDay = Type.Object({
   day: Day('the calendar day, in America/Sao_Paulo'),
-  in_minor: Minor('money received that day: completed PIX cash-ins'),
+  in_minor: Minor('money received that day: completed PIX cash-ins and paid Pix Automático cycles'),
   out_minor: Minor('money paid out that day: completed PIX payouts, refunds and MED returns'),
   fees_minor: Minor('fees charged on the payments completed that day'),
   balance_minor: Minor('the available balance at the end of the day (may be negative while a debt is owed)'),
