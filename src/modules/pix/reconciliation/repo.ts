@@ -253,18 +253,24 @@ export async function newestSandboxPayment(
 }
 
 /** The findings of the workspace's runs whose window starts in [from, to), oldest run first. */
+/** One page of the findings of the runs whose window starts in [from, to), after `after` in (run, finding) order. */
 export async function findingsInRange(
   q: Queryable,
   scope: Scope,
-  from: Date,
-  to: Date,
+  range: { from: Date; to: Date; after?: { runId: string; id: string }; limit: number },
 ): Promise<(FindingRow & { window_from: Date; window_to: Date })[]> {
+  const after = range.after ?? {
+    runId: '00000000-0000-0000-0000-000000000000',
+    id: '00000000-0000-0000-0000-000000000000',
+  };
   const { rows } = await q.query<FindingRow & { window_from: Date; window_to: Date }>(
     `SELECT f.*, r.window_from, r.window_to FROM reconciliation_findings f
        JOIN reconciliation_runs r ON r.workspace_id = f.workspace_id AND r.id = f.run_id
       WHERE r.workspace_id = $1 AND r.environment = $2 AND r.window_from >= $3 AND r.window_from < $4
-      ORDER BY r.id, f.id`,
-    [scope.workspaceId, scope.environment, from, to],
+        AND (f.run_id, f.id) > ($5::uuid, $6::uuid)
+      ORDER BY f.run_id, f.id
+      LIMIT $7`,
+    [scope.workspaceId, scope.environment, range.from, range.to, after.runId, after.id, range.limit],
   );
   return rows;
 }

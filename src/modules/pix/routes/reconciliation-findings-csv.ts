@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { Static } from 'typebox';
 import { Type } from 'typebox';
 import type { Deps } from '../../../platform/context.ts';
@@ -7,7 +8,7 @@ import { findingsCsv } from '../reconciliation/findings-csv.ts';
 import { FINDINGS_CSV_COLUMNS, FindingsCsvQuery } from '../reconciliation/schemas.ts';
 
 export type ReconciliationFindingsCsvRequest = Static<typeof FindingsCsvQuery>;
-/** The reply is the file itself: a CSV text. */
+/** The reply is the file itself: a CSV text, streamed. */
 export type ReconciliationFindingsCsvResponse = string;
 
 const CSV = 'text/csv; charset=utf-8';
@@ -22,7 +23,7 @@ export default function route(app: App, deps: Deps) {
         tags: ['reconciliation'],
         summary: 'The reconciliation findings of a date range as a CSV file, in a time zone',
         description:
-          "Every finding about the workspace's payments of the reconciliation runs whose window starts in the range, oldest run first, as RFC 4180 CSV with a header row and CRLF line ends. A date bound is a whole day in `timezone` (default America/Sao_Paulo); window times are written in that zone with their offset. Amounts are integer minor units: `expected_minor` is Lastro's, `found_minor` the PSP's.",
+          "Every finding about the workspace's payments of the reconciliation runs whose window starts in the range, oldest run first, as RFC 4180 CSV with a header row and CRLF line ends, streamed a page at a time. A date bound is a whole day in `timezone` (default America/Sao_Paulo); window times are written in that zone with their offset. Amounts are integer minor units: `expected_minor` is Lastro's, `found_minor` the PSP's.",
         params: EnvParams,
         querystring: FindingsCsvQuery,
         response: {
@@ -45,11 +46,16 @@ export default function route(app: App, deps: Deps) {
     },
     async (request, reply) => {
       const file = await findingsCsv(deps.db, contextOf(deps, request), request.query);
+      // HEAD answers the headers only; GET reads one page ahead of the client.
+      const body =
+        request.method === 'HEAD'
+          ? Readable.from([])
+          : Readable.from(await file.open(), { highWaterMark: 1 });
       return reply
         .type(CSV)
         .header('content-disposition', `attachment; filename="${file.filename}"`)
         .header('x-time-zone', file.timeZone)
-        .send(file.body as ReconciliationFindingsCsvResponse);
+        .send(body as unknown as ReconciliationFindingsCsvResponse);
     },
   );
 }
