@@ -3,6 +3,7 @@
  * and early (discount), each credits exactly the amount due on the sandbox clock's day; past its last
  * payable day it cannot be paid and expires.
  */
+import { hasError, parsePix } from 'pix-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expireSandboxDueCharges } from '../../src/modules/pix/due-charge-tasks.ts';
 import { startWorld } from '../support/world.ts';
@@ -47,6 +48,17 @@ async function payAfter(days: number, expected: string) {
 }
 
 describe('due-date charges in sandbox', () => {
+  it('the BR Code fixes no amount: a payer is asked the day’s amount due, not the original', async () => {
+    const ws = await world.workspace();
+    const charge = await createDue(ws.api, terms());
+    const pix = parsePix(charge.pix_qr_code);
+    expect(hasError(pix)).toBe(false);
+    // Field 54 (the amount) is absent: the amount of a charge with a due date is the day's.
+    expect(charge.pix_qr_code).not.toContain('5406100.00');
+    expect((pix as { transactionAmount?: number }).transactionAmount ?? 0).toBe(0);
+    expect(charge.amount_due_today_minor).toBe('9400');
+  });
+
   it('on the due day: the original less the rebate, no fine, no discount', async () => {
     const { shown } = await payAfter(10, '9900');
     expect(shown.amount_due_today).toEqual({

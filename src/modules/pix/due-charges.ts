@@ -12,6 +12,7 @@ import { newId } from '../../platform/ids.ts';
 import type { Ctx } from '../../platform/request-context.ts';
 import { iso } from '../../platform/schema.ts';
 import { DEFAULT_TIME_ZONE, localDateOf, nextDay, startOfLocalDay } from '../../platform/time-zone.ts';
+import { withoutAmount } from '../../providers/pix/brcode.ts';
 import type { NewDueCharge } from '../../providers/pix/due-charge-api.ts';
 import { maskDocument } from '../../providers/pix/keys.ts';
 import { owningParty } from '../parties/service.ts';
@@ -88,13 +89,16 @@ export async function prepareDueCharge(
 /** The BR Code of a charge: the PSP's cobv in live; the sandbox PSP's own code in sandbox. */
 export async function issueDueCharge(deps: Deps, caller: Caller, charge: PreparedDueCharge) {
   const provider = deps.providers.get('pix', caller.environment);
-  if (caller.environment === 'sandbox')
-    return provider.createCharge({
+  if (caller.environment === 'sandbox') {
+    const issued = await provider.createCharge({
       paymentId: charge.paymentId,
       amountMinor: charge.provider.amountMinor,
       description: charge.input.description,
       expiresAt: charge.expiresAt,
     });
+    // The sandbox code is static: it must not fix the original when the day asks another amount.
+    return { ...issued, brCode: withoutAmount(issued.brCode) };
+  }
   if (!provider.dueCharges)
     throw new AppError(
       'provider_unavailable',

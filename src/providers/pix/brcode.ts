@@ -71,3 +71,20 @@ export function buildBrCode(input: BrCodeInput): string {
     '6304';
   return payload + crc16(payload);
 }
+
+/**
+ * The same BR Code without its amount (field 54), the CRC written anew. A charge with a due date
+ * asks a different amount each day (the standard's cobv carries it in the payload its location
+ * serves, not in the code), so a code fixing one amount would ask the wrong one on most days.
+ */
+export function withoutAmount(brCode: string): string {
+  let fields = '';
+  for (let at = 0; at < brCode.length - 8; ) {
+    const id = brCode.slice(at, at + 2);
+    const length = Number(brCode.slice(at + 2, at + 4));
+    if (id !== '54') fields += brCode.slice(at, at + 4 + length);
+    at += 4 + length;
+  }
+  const payload = `${fields}6304`;
+  return payload + crc16(payload);
+}
