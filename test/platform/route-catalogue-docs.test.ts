@@ -7,7 +7,6 @@ import { TAGS } from '../../src/platform/http/docs.ts';
 import { commonErrors, routeErrors } from '../../src/platform/route-errors.ts';
 import { startWorld } from '../support/world.ts';
 import { errorsOf, routeDocGaps } from './route-docs.ts';
-import { PENDING } from './route-docs-pending.ts';
 
 /**
  * The route catalogue, documented: every route the document shows has a description, an example
@@ -23,18 +22,8 @@ const nameOf = (route: RouteEntry) => `${route.method} ${route.url}`;
 
 describe('route catalogue: documentation', () => {
   it('every route has a description, examples, described properties and an error list', () => {
-    const gaps = documented
-      .filter((route) => !PENDING.has(nameOf(route)))
-      .flatMap((route) => routeDocGaps(route));
+    const gaps = documented.flatMap((route) => routeDocGaps(route));
     expect(gaps).toEqual([]);
-  });
-
-  it('a route still listed as pending (test/platform/route-docs-pending.ts) is not yet complete', () => {
-    const done = documented.filter((route) => PENDING.has(nameOf(route)) && routeDocGaps(route).length === 0);
-    expect(
-      done.map((route) => `${nameOf(route)} is complete: remove it from PENDING`),
-      'remove these from PENDING',
-    ).toEqual([]);
   });
 
   it("every route's tag is among the document's tags, which all have descriptions", () => {

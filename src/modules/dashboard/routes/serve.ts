@@ -26,7 +26,7 @@ async function answer(reply: FastifyReply, rest: string) {
 
 /** The owner's web dashboard: static files of the build, every other path its index.html (SPA). */
 export default function route(app: App) {
-  const config = { auth: 'none' as const, rateLimit: false as const };
+  const config = { auth: 'none' as const, rateLimit: false as const, errors: [] };
   app.get(
     '/dashboard',
     {
@@ -34,9 +34,16 @@ export default function route(app: App) {
       schema: {
         tags: ['dashboard'],
         summary: "The owner's web dashboard (HTML; it calls this API with the session cookie)",
+        description:
+          'The single-page web dashboard for the owner: log in, keys, balances, payments, webhooks. Public HTML; every call it makes is this API with the session cookie. 503 with an HTML page when the dashboard was not built on this server.',
         security: [],
         response: {
-          200: { description: 'the dashboard application', content: Html },
+          200: {
+            description: 'the dashboard application',
+            content: {
+              'text/html': { schema: Type.String(), example: '<!doctype html><html lang="pt-BR">…</html>' },
+            },
+          },
           503: { description: 'the dashboard was not built on this server', content: Html },
         },
       },
