@@ -32,6 +32,25 @@ async function pspReturnsOf(provider: PixProvider, endToEndId: string): Promise<
     }));
 }
 
+/** The last day an infraction is in the poll's window: an acceptance closes then, devolução seen or not. */
+const LAST_DAY_MS = 24 * 3600_000;
+
+/**
+ * An infraction accepted before its devolução shows on the PIX keeps its dispute's hold: released now,
+ * the money would be available to pay out and the devolução, seen later, a debt. It waits as long as
+ * the poll still sees the infraction, then closes as it is.
+ */
+function awaitingReturn(
+  infraction: Infraction,
+  pspReturns: readonly PspMedReturn[],
+  knownOpenedAt: Date | undefined,
+  now: Date,
+): boolean {
+  if (infraction.status !== 'accepted' || pspReturns.length > 0) return false;
+  const openedAt = infraction.openedAt ?? knownOpenedAt ?? now;
+  return now.getTime() - openedAt.getTime() < INFRACTION_WINDOW_MS - LAST_DAY_MS;
+}
+
 async function applyInfraction(deps: Deps, provider: PixProvider, infraction: Infraction): Promise<boolean> {
   const [cashIn] = await cashInsNamed(deps.db, 'live', [infraction.endToEndId], []);
   if (!cashIn) return false;
@@ -49,6 +68,7 @@ async function applyInfraction(deps: Deps, provider: PixProvider, infraction: In
     return false;
   const pspReturns =
     infraction.status === 'accepted' ? await pspReturnsOf(provider, infraction.endToEndId) : [];
+  const waiting = awaitingReturn(infraction, pspReturns, known?.opened_at, deps.clock.now());
   return deps.db.transaction(async (tx) => {
     const at = deps.clock.now();
     const { row, created } = await openDispute(tx, deps, scope, {
@@ -59,7 +79,7 @@ async function applyInfraction(deps: Deps, provider: PixProvider, infraction: In
       openedAt: infraction.openedAt ?? at,
       deadlineAt: infraction.deadlineAt,
     });
-    if (!decided) return created;
+    if (!decided || waiting) return created;
     const outcome = infraction.status === 'accepted' ? 'returned' : 'rejected';
     const { closed } = await closeDispute(tx, deps, scope, { disputeId: row.id, outcome, at, pspReturns });
     return created || closed;
