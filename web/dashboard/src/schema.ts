@@ -47,6 +47,9 @@ export type KycCase = ItemOf<'/v1/{env}/kyc'>;
 export type Rfi = ItemOf<'/v1/{env}/kyc/{id}/rfi'>;
 export type Subaccount = ItemOf<'/v1/{env}/subaccounts'>;
 export type Dispute = ItemOf<'/v1/{env}/disputes'>;
+export type ReconciliationRunItem = ItemOf<'/v1/{env}/reconciliation/runs'>;
+export type ReconciliationRunDetail = ResultOf<'/v1/{env}/reconciliation/runs/{id}', 'get'>;
+export type UnassignedPixItem = ItemOf<'/v1/{env}/pix/unassigned'>;
 
 export type PaymentLink = ItemOf<'/v1/{env}/payment-links'>;
 export type Splits = ResultOf<'/v1/{env}/payment-links/{id}/splits', 'get'>;

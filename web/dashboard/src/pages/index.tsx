@@ -6,6 +6,7 @@ import { Links } from './links.tsx';
 import { Overview } from './overview.tsx';
 import { Payments } from './payments.tsx';
 import { Payout } from './payout.tsx';
+import { Reconciliation } from './reconciliation.tsx';
 import { Rfq } from './rfq.tsx';
 import { Sandbox } from './sandbox.tsx';
 import { Security } from './security.tsx';
@@ -35,6 +36,7 @@ export const PAGES: PageEntry[] = [
   { path: 'customers', title: 'Customers', component: Customers },
   { path: 'wallets', title: 'Wallets and crypto', component: Wallets },
   { path: 'disputes', title: 'Disputes', component: Disputes },
+  { path: 'reconciliation', title: 'Reconciliation', component: Reconciliation },
   { path: 'rfq', title: 'Convert (RFQ)', component: Rfq },
   { path: 'sandbox', title: 'Sandbox tools', component: Sandbox, sandboxOnly: true },
   { path: 'keys', title: 'API keys', component: Keys },
