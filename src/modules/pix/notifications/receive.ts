@@ -20,6 +20,7 @@ import { recordUnassigned } from '../unassigned.ts';
 import { applyUnassignedReturns } from '../unassigned-med.ts';
 import {
   findLiveCharge,
+  findLiveCycle,
   findLivePayment,
   type LivePayment,
   type NotificationKind,
@@ -114,6 +115,18 @@ async function medReturned(deps: Deps, provider: PixProvider, item: Item, record
   }
   const pix = await provider.getReceivedPix?.(endToEndId);
   const charge = pix?.txid ? await findLiveCharge(deps.db, pix.txid) : undefined;
+  // A cycle's PIX is not one without a charge: holding it would count the cycle's money twice.
+  const cycle = pix?.txid && !charge ? await findLiveCycle(deps.db, pix.txid) : undefined;
+  if (cycle) {
+    await record({
+      kind: 'refund',
+      reference: endToEndId,
+      outcome: 'unmatched',
+      paymentId: cycle.id,
+      payload: item,
+    });
+    return 0;
+  }
   if (pix && !charge) return medReturnedWithoutCharge(deps, pix, item, record);
   if (!pix || !charge) {
     await record({
@@ -179,7 +192,9 @@ async function receivedWithoutCharge(
     return 0;
   }
   const pix = await provider.getReceivedPix?.(endToEndId);
-  const ours = pix?.txid ? await findLiveCharge(deps.db, pix.txid) : undefined;
+  const ours = pix?.txid
+    ? ((await findLiveCharge(deps.db, pix.txid)) ?? (await findLiveCycle(deps.db, pix.txid)))
+    : undefined;
   if (!pix || ours || pix.amountMinor === undefined || pix.amountMinor <= 0n) {
     await record({ kind: 'unknown', reference: endToEndId, outcome: 'unconfirmed', payload: item });
     return 0;

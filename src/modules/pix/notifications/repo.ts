@@ -89,6 +89,18 @@ export async function findLiveCharge(q: Queryable, txid: string): Promise<LivePa
 }
 
 /**
+ * A live Pix Automático cycle's payment by its cobr's txid: its PIX is the cycle's, credited by the
+ * subscription's cycle task when the PSP shows the cobr paid, never held as a PIX without a charge.
+ */
+export async function findLiveCycle(q: Queryable, txid: string): Promise<LivePayment | undefined> {
+  const { rows } = await q.query<LivePayment>(
+    `SELECT ${COLUMNS} FROM payments WHERE pix_txid = $1 AND environment = 'live' AND kind = 'pix_automatic'`,
+    [txid],
+  );
+  return rows[0];
+}
+
+/**
  * Live charges still waiting for their PIX, in id order after `after` (the poll's round-robin cursor),
  * but for those the poll set aside until their retry is due (`waiting`, their ids).
  */
