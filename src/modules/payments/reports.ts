@@ -12,7 +12,11 @@ import { dailyPaymentTotals } from './daily-repo.ts';
 import { type DailyReportInput, type DailyReportView, MAX_REPORT_DAYS } from './report-schemas.ts';
 
 const DAY_MS = 86_400_000;
-const dayNumber = (text: string) => Date.parse(`${text}T00:00:00Z`) / DAY_MS;
+/** The day's number since 1970, or NaN for a day the calendar lacks (Date.parse rolls 02-30 into March). */
+function dayNumber(text: string): number {
+  const ms = Date.parse(`${text}T00:00:00Z`);
+  return Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== text ? Number.NaN : ms / DAY_MS;
+}
 
 /** Every YYYY-MM-DD from `from` to `to`, inclusive; a range backwards or too long is refused. */
 export function daysOf(from: string, to: string): string[] {
