@@ -12,6 +12,7 @@ it('a Portuguese guide is a page in pt-BR linking its English guide; its Markdow
   expect(page.body).toContain('<h1 id="pix-recebimentos-cash-in-e-pagamentos-payouts">Pix: recebimentos');
   expect(page.body).toContain('<h2 id="devoluções">Devoluções</h2>');
   expect(page.body).toContain('<a href="/docs/guides/pix" hreflang="en">In English</a>');
+  expect(page.body).toContain('In English: <a href="/docs/guides/pix">PIX: cash-in and payouts</a>');
   // A link to another guide stays in Portuguese.
   expect(page.body).toContain('<a href="/docs/guides/pt-BR/sandbox">sandbox</a>');
 
@@ -23,6 +24,9 @@ it('a Portuguese guide is a page in pt-BR linking its English guide; its Markdow
 it('the English guide links its translation, and the index lists both languages', async () => {
   const english = await world.app.inject({ method: 'GET', url: '/docs/guides/pix' });
   expect(english.body).toContain('<a href="/docs/guides/pt-BR/pix" hreflang="pt-BR">Em português</a>');
+  expect(english.body).toContain(
+    'Em português: <a href="/docs/guides/pt-BR/pix">Pix: recebimentos (cash-in) e pagamentos (payouts)</a>',
+  );
 
   const index = await world.app.inject({ method: 'GET', url: '/docs/guides' });
   expect(index.body).toContain('<h2 lang="pt-BR">Guias do Lastro</h2>');
