@@ -85,6 +85,16 @@ describe('live due-date charges', () => {
     expect(rows).toHaveLength(1);
   });
 
+  it('paid the original when the day asks less: the charge poll does not credit it either', async () => {
+    const { ws, api, charge } = await liveDueCharge('Cobv original paid');
+    await psp.payCobv(charge.pix_txid, '100.00', false);
+    await pollLiveCharges(world.deps).catch((error) => {
+      if (error.name !== 'SetAsideError') throw error;
+    });
+    expect((await api.get(`/v1/live/payments/${charge.id}`)).json().data.status).toBe('created');
+    expect(await ws.balances('live')).toMatchObject({ available: '0' });
+  });
+
   it('unpaid after its last day: the poll expires it', async () => {
     const { api, charge } = await liveDueCharge('Cobv expired');
     world.clock.advance(2 * 86_400_000);

@@ -114,3 +114,18 @@ export async function fillDueChargeBrCode(
     [charge.workspace_id, charge.id, brCode, providerRef],
   );
 }
+
+/** Which of these payments are charges with a due date. */
+export async function dueChargeIdsAmong(
+  q: Queryable,
+  payments: readonly { workspace_id: string; id: string }[],
+): Promise<string[]> {
+  if (payments.length === 0) return [];
+  const { rows } = await q.query<{ payment_id: string }>(
+    `SELECT d.payment_id FROM pix_due_charges d
+       JOIN unnest($1::uuid[], $2::uuid[]) AS p(workspace_id, id)
+         ON d.workspace_id = p.workspace_id AND d.payment_id = p.id`,
+    [payments.map((p) => p.workspace_id), payments.map((p) => p.id)],
+  );
+  return rows.map((row) => row.payment_id);
+}

@@ -7,6 +7,7 @@ import {
 } from '../../../platform/set-aside.ts';
 import type { BackgroundTask } from '../../../platform/tasks.ts';
 import { expireCharge, stillCreated } from '../charge-payment.ts';
+import { dueChargeIdsAmong } from '../due-charges-repo.ts';
 import { applyPspReturns } from '../med-returns.ts';
 import { settleCharge } from './receive.ts';
 import { CHARGE_POLL, liveChargesAwaiting, liveChargesPaidSince } from './repo.ts';
@@ -26,8 +27,12 @@ export async function pollLiveCharges(deps: Deps): Promise<number> {
   const provider = deps.providers.get('pix', 'live');
   if (!provider.getCharge) return 0;
   const waiting = await waitingSetAside(deps.db, CHARGE_POLL, deps.clock.now());
-  const charges = await liveChargesAwaiting(deps.db, cursor, ROUND, waiting);
-  cursor = charges.length < ROUND ? FIRST_ID : charges.at(-1)!.id;
+  const found = await liveChargesAwaiting(deps.db, cursor, ROUND, waiting);
+  cursor = found.length < ROUND ? FIRST_ID : found.at(-1)!.id;
+  // A charge with a due date asks the day's amount, not its original: the due-charge poll alone
+  // credits (or sets aside) it and expires it.
+  const dueDated = new Set(await dueChargeIdsAmong(deps.db, found));
+  const charges = found.filter((charge) => !dueDated.has(charge.id));
   // One charge that throws (an answer that cannot be read, a credit refused) is set aside: it
   // would otherwise stop every round at the same place, before the charges after it.
   const failures = await eachApart(
