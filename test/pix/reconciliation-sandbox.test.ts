@@ -149,13 +149,30 @@ describe('sandbox reconciliation', () => {
     await paidCharge('1500');
     world.clock.advance(24 * 3600_000);
     await Promise.all([reconcileYesterday(world.deps), reconcileYesterday(world.deps)]);
+    // Each day with activity once: the day of the earlier tests (caught up) and the charge's day.
     const { rows } = await world.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM reconciliation_runs
-        WHERE trigger = 'daily' AND environment = 'sandbox' AND workspace_id = $1`,
+        WHERE trigger = 'daily' AND environment = 'sandbox' AND workspace_id = $1 GROUP BY window_from`,
       [ws.owner.workspaceId],
     );
-    expect(rows[0]!.n).toBe(1);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => row.n === 1)).toBe(true);
     const runs = (await ws.api.get('/v1/sandbox/reconciliation/runs')).json().data;
-    expect(runs.filter((run: { trigger: string }) => run.trigger === 'daily')).toHaveLength(1);
+    expect(runs.filter((run: { trigger: string }) => run.trigger === 'daily')).toHaveLength(rows.length);
+  });
+
+  it('a worker that was down reconciles every day it missed, oldest first, once', async () => {
+    await reconcileYesterday(world.deps);
+    world.clock.advance(3 * 24 * 3600_000);
+    expect(await reconcileYesterday(world.deps)).toBe(3);
+    expect(await reconcileYesterday(world.deps)).toBe(0);
+    const { rows } = await world.db.query<{ from: Date }>(
+      `SELECT window_from AS "from" FROM reconciliation_runs
+        WHERE trigger = 'daily' AND environment = 'sandbox' AND workspace_id = $1 ORDER BY created_at`,
+      ['00000000-0000-0000-0000-000000000000'],
+    );
+    const days = rows.slice(-3).map((row) => row.from.getTime());
+    expect(days[1]! - days[0]!).toBe(24 * 3600_000);
+    expect(days[2]! - days[1]!).toBe(24 * 3600_000);
   });
 });

@@ -227,6 +227,16 @@ export async function dailyRunExists(q: Queryable, environment: Environment, fro
   return rows.length > 0;
 }
 
+/** The start of the newest day the daily run reconciled in `environment`, if it ever ran there. */
+export async function latestDailyRun(q: Queryable, environment: Environment): Promise<Date | undefined> {
+  const { rows } = await q.query<{ from: Date | null }>(
+    `SELECT max(window_from) AS "from" FROM reconciliation_runs
+      WHERE workspace_id = $2 AND environment = $1 AND trigger = 'daily'`,
+    [environment, NO_WORKSPACE],
+  );
+  return rows[0]?.from ?? undefined;
+}
+
 /** The workspace's newest sandbox payment of these kinds and statuses (a simulator's default target). */
 export async function newestSandboxPayment(
   q: Queryable,
