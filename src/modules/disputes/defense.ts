@@ -17,8 +17,12 @@ type Write = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
 const sameDefense = (row: DisputeRow, text: string, evidence: string[]) =>
   row.defense_text === text && JSON.stringify(row.defense_evidence ?? []) === JSON.stringify(evidence);
 
+/** Under review by a defense the PSP took but whose record was lost: the merchant's retry records it. */
+const unrecorded = (row: DisputeRow) => row.status === 'under_review' && row.defended_at === null;
+
 /** Why the dispute takes no defense now, or undefined when it does. */
 function refusal(row: DisputeRow, now: Date): string | undefined {
+  if (unrecorded(row)) return undefined;
   if (row.status !== 'open') return `The dispute is ${row.status}: it takes no defense.`;
   if (now.getTime() > row.deadline_at.getTime())
     return `The deadline for a defense passed at ${row.deadline_at.toISOString()}.`;
@@ -38,7 +42,7 @@ export async function submitDefense(
   if (sameDefense(row, input.text, evidence)) return write(async () => disputeView(row));
   const why = refusal(row, await disputeNow(deps, scope));
   if (why) throw new AppError('invalid_state', why);
-  if (caller.environment === 'live') {
+  if (caller.environment === 'live' && !unrecorded(row)) {
     const provider = deps.providers.get('pix', 'live');
     if (!provider.submitDefense)
       throw new AppError('provider_unavailable', 'The live PIX provider takes no defense through its API.');

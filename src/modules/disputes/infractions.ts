@@ -5,14 +5,18 @@
  * are applied under their own ids, so the PIX module's polls find them applied), rejected or cancelled
  * → rejected. An infraction on a PIX that is none of our cash-ins is left alone.
  */
+
+import type { Tx } from '../../db/types.ts';
 import type { Deps } from '../../platform/context.ts';
+import { emitEvent } from '../../platform/outbox.ts';
 import { eachApart, SetAsideError } from '../../platform/set-aside.ts';
 import type { BackgroundTask } from '../../platform/tasks.ts';
 import type { Infraction, PixProvider } from '../../providers/pix/provider.ts';
 import { cashInsNamed, type MedNatureza } from '../pix/index.ts';
 import { closeDispute, type PspMedReturn } from './close.ts';
 import { openDispute } from './open.ts';
-import { findByInfraction } from './repo.ts';
+import { type DisputeRow, findByInfraction, markUnderReview } from './repo.ts';
+import { disputeView } from './view.ts';
 
 /** How far back the poll asks: a MED analysis runs for days, its decision may come weeks later. */
 export const INFRACTION_WINDOW_MS = 60 * 24 * 3600_000;
@@ -51,6 +55,18 @@ function awaitingReturn(
   return now.getTime() - openedAt.getTime() < INFRACTION_WINDOW_MS - LAST_DAY_MS;
 }
 
+/**
+ * The PSP has a defense (EM_DEFESA) the dispute never recorded: sent by a request whose record was
+ * lost after the PSP took it. The dispute follows the PSP (under review, no more deadline notices).
+ */
+async function mirrorDefense(tx: Tx, row: DisputeRow, at: Date): Promise<boolean> {
+  const moved = await markUnderReview(tx, row, at);
+  if (!moved) return false;
+  const scope = { workspaceId: row.workspace_id, environment: row.environment };
+  await emitEvent(tx, { ...scope, type: 'dispute.updated', object: disputeView(moved), at });
+  return true;
+}
+
 async function applyInfraction(deps: Deps, provider: PixProvider, infraction: Infraction): Promise<boolean> {
   const [cashIn] = await cashInsNamed(deps.db, 'live', [infraction.endToEndId], []);
   if (!cashIn) return false;
@@ -79,6 +95,8 @@ async function applyInfraction(deps: Deps, provider: PixProvider, infraction: In
       openedAt: infraction.openedAt ?? at,
       deadlineAt: infraction.deadlineAt,
     });
+    if (infraction.status === 'under_review' && row.status === 'open')
+      return (await mirrorDefense(tx, row, at)) || created;
     if (!decided || waiting) return created;
     const outcome = infraction.status === 'accepted' ? 'returned' : 'rejected';
     const { closed } = await closeDispute(tx, deps, scope, { disputeId: row.id, outcome, at, pspReturns });

@@ -139,6 +139,20 @@ export async function recordDefense(
   return rows[0]!;
 }
 
+/** Marks an open dispute under review with no defense of its own: the PSP shows one (EM_DEFESA) we never recorded. */
+export async function markUnderReview(
+  q: Queryable,
+  row: DisputeRow,
+  at: Date,
+): Promise<DisputeRow | undefined> {
+  const { rows } = await q.query<DisputeRow>(
+    `UPDATE disputes SET status = 'under_review', updated_at = $3
+      WHERE workspace_id = $1 AND id = $2 AND status = 'open' RETURNING *`,
+    [row.workspace_id, row.id, at],
+  );
+  return rows[0];
+}
+
 export async function recordClosed(
   q: Queryable,
   row: DisputeRow,
