@@ -270,3 +270,20 @@ export async function updateWaitingAmount(
   );
   return rows[0];
 }
+
+/**
+ * The BR Code of a live charge recorded before its PSP had made one (a due-date charge of a lote
+ * still being processed): written only where none is, so a second poll changes nothing.
+ */
+export async function fillMissingBrCode(
+  q: Queryable,
+  scope: { workspaceId: string; id: string },
+  brCode: string,
+  providerRef: string,
+): Promise<void> {
+  await q.query(
+    `UPDATE payments SET pix_qr_code = $3, provider_ref = $4
+      WHERE workspace_id = $1 AND id = $2 AND environment = 'live' AND pix_qr_code IS NULL`,
+    [scope.workspaceId, scope.id, brCode, providerRef],
+  );
+}

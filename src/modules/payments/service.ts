@@ -30,6 +30,7 @@ import { iso } from '../../platform/schema.ts';
 import { waitingSetAside } from '../../platform/set-aside.ts';
 import { partyFilter } from '../parties/service.ts';
 import {
+  fillMissingBrCode,
   findPaymentRow,
   insertPayment,
   listPaymentRows,
@@ -208,6 +209,9 @@ export async function repriceWaitingCharge(
   if (!row) throw new AppError('invalid_state', 'Only a waiting charge can be paid.');
   return row;
 }
+
+/** The PSP's BR Code for a live charge recorded without one, once the PSP has made it. */
+export { fillMissingBrCode };
 
 /** A payment of the scope as stored (undefined when the scope has none), for the flows that move it. */
 export function findPayment(q: Queryable, scope: PaymentScope, id: string): Promise<PaymentRow | undefined> {

@@ -10,12 +10,12 @@ import { eachApart, SetAsideError, waitingSetAside } from '../../platform/set-as
 import type { BackgroundTask } from '../../platform/tasks.ts';
 import { localDateOf } from '../../platform/time-zone.ts';
 import type { DueChargeState } from '../../providers/pix/due-charge-api.ts';
+import { fillMissingBrCode } from '../payments/service.ts';
 import { sandboxClocksAhead } from '../test-clock/index.ts';
 import { expireCharge, payCharge } from './charge-payment.ts';
 import { amountDue } from './due-amount.ts';
 import { ZONE } from './due-charges.ts';
 import {
-  fillDueChargeBrCode,
   findDueCharge,
   type LiveDueCharge,
   liveDueChargesWaiting,
@@ -81,7 +81,12 @@ export async function pollLiveDueCharges(deps: Deps): Promise<number> {
     async (charge) => {
       const state = await api.get(charge.pix_txid);
       if (state?.brCode && !charge.pix_qr_code)
-        await fillDueChargeBrCode(deps.db, charge, state.brCode, state.locId ?? charge.pix_txid);
+        await fillMissingBrCode(
+          deps.db,
+          { workspaceId: charge.workspace_id, id: charge.id },
+          state.brCode,
+          state.locId ?? charge.pix_txid,
+        );
       const pix = state?.status === 'paid' ? state.payments[0] : undefined;
       if (pix) {
         await settlePaid(deps, charge, pix);

@@ -98,23 +98,6 @@ export async function liveDueChargesWaiting(
   return rows;
 }
 
-/**
- * The BR Code of a live due-date charge recorded while its lote was still being processed, once the
- * PSP has created it: written only where none is, so a second poll changes nothing.
- */
-export async function fillDueChargeBrCode(
-  q: Queryable,
-  charge: { workspace_id: string; id: string },
-  brCode: string,
-  providerRef: string,
-): Promise<void> {
-  await q.query(
-    `UPDATE payments SET pix_qr_code = $3, provider_ref = $4
-      WHERE workspace_id = $1 AND id = $2 AND environment = 'live' AND pix_qr_code IS NULL`,
-    [charge.workspace_id, charge.id, brCode, providerRef],
-  );
-}
-
 /** Which of these payments are charges with a due date. */
 export async function dueChargeIdsAmong(
   q: Queryable,
