@@ -16,7 +16,6 @@ export const REFERENCE_TABLES = [
   'users',
   'sessions',
   'user_recovery_codes',
-  'user_recovery_codes',
   'api_keys',
   'payment_link_slugs',
   'kms_keys',

@@ -26,8 +26,8 @@ export class BcbPixProvider implements PixProvider {
   private readonly api: ApiPix;
   private readonly payouts: EfiPayouts;
   private readonly infractions: EfiInfractions;
-  readonly dueCharges: CobvApi;
   readonly automatic: PixAutomatico;
+  readonly dueCharges: CobvApi;
 
   constructor(
     settings: BcbSettings,
@@ -37,8 +37,8 @@ export class BcbPixProvider implements PixProvider {
     this.api = new ApiPix(http, settings);
     this.payouts = new EfiPayouts(http, settings);
     this.infractions = new EfiInfractions(http, settings);
-    this.dueCharges = new CobvApi(http, settings);
     this.automatic = new PixAutomatico(http, settings.baseUrl);
+    this.dueCharges = new CobvApi(http, settings);
   }
 
   async createCharge(input: {
