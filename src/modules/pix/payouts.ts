@@ -5,6 +5,7 @@ import { AppError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Ctx } from '../../platform/request-context.ts';
 import type { PixKeyType } from '../../providers/pix/keys.ts';
+import { explainDisputeHolds } from '../disputes/service.ts';
 import { refuseBlocked } from '../parties/service.ts';
 import { pixCurrencyOf, pixKeyOf, requirePixKey } from './checks.ts';
 import { computeFee, DEFAULT_FEES } from './fees.ts';
@@ -58,31 +59,35 @@ export async function createPayout(tx: Tx, ctx: Ctx, input: PayoutInput) {
   const at = deps.clock.now();
   const paymentId = newId();
 
-  return debitOfField('body.amount_minor', () =>
-    pixTransfers.start(
-      tx,
-      deps,
-      {
-        id: paymentId,
-        workspace_id: caller.workspaceId,
-        environment: caller.environment,
-        party_id: partyId,
-        kind: 'pix_cash_out',
-        amount_minor: amount,
-        currency,
-        fee_minor: fee,
-        pix_key: destination.value,
-        description: input.description ?? null,
-        idempotency_key: idempotencyKey ?? null,
-        metadata: input.metadata,
-        counterparty: {
+  // BRL an open dispute holds sits in locked: the refusal says so, not only that available is short.
+  const owner = { workspaceId: caller.workspaceId, environment: caller.environment, partyId };
+  return explainDisputeHolds(tx, owner, () =>
+    debitOfField('body.amount_minor', () =>
+      pixTransfers.start(
+        tx,
+        deps,
+        {
+          id: paymentId,
+          workspace_id: caller.workspaceId,
+          environment: caller.environment,
+          party_id: partyId,
+          kind: 'pix_cash_out',
+          amount_minor: amount,
+          currency,
+          fee_minor: fee,
           pix_key: destination.value,
-          pix_key_type: destination.type,
-          name: sentKey ? (input.receiver_name ?? null) : settlement.holder_name,
-          document: sentKey ? (input.receiver_document ?? null) : settlement.holder_document,
+          description: input.description ?? null,
+          idempotency_key: idempotencyKey ?? null,
+          metadata: input.metadata,
+          counterparty: {
+            pix_key: destination.value,
+            pix_key_type: destination.type,
+            name: sentKey ? (input.receiver_name ?? null) : settlement.holder_name,
+            document: sentKey ? (input.receiver_document ?? null) : settlement.holder_document,
+          },
         },
-      },
-      at,
+        at,
+      ),
     ),
   );
 }
