@@ -20,9 +20,12 @@ export function CurlExample({ env, workspaceId }: { env: Env; workspaceId: strin
     <div className="curl">
       <h2>{t('Try it with curl')}</h2>
       <p className="hint">{t('Replace YOUR_KEY with the key you created.')}</p>
-      <pre tabIndex={0} aria-label={t('curl example')}>
-        <code data-testid="curl-example">{text}</code>
-      </pre>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a block that scrolls sideways must take focus so a keyboard can scroll it */}
+      <section className="scroll" tabIndex={0} aria-label={t('curl example')}>
+        <pre>
+          <code data-testid="curl-example">{text}</code>
+        </pre>
+      </section>
       <CopyButton text={text} label={t('Copy command')} />
     </div>
   );
