@@ -40,6 +40,9 @@ export async function openDispute(
   const known = await findByInfraction(tx, scope, input.infractionId);
   if (known) return { row: known, created: false };
   const payment = await lockPayment(tx, scope, input.paymentId);
+  // Again under the cash-in's lock: another worker's poll may have opened it while this one waited.
+  const opened = await findByInfraction(tx, scope, input.infractionId);
+  if (opened) return { row: opened, created: false };
   if (payment.kind !== 'pix_cash_in' || payment.status !== 'completed')
     throw new AppError('invalid_state', 'Only a paid PIX cash-in (pix_cash_in, completed) can be disputed.');
   const amount = input.amountMinor ?? payment.amount_minor;
