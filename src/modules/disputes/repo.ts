@@ -214,12 +214,12 @@ export async function heldByParty(q: Queryable, scope: Scope & { partyId: string
   return { held: rows[0]?.held ?? 0n, ids: rows[0]?.ids ?? [] };
 }
 
-/** Open disputes that hold less than their amount: the top-up sweep's round. */
-export async function partlyHeld(q: Queryable, limit: number): Promise<DisputeRow[]> {
+/** Open disputes that hold less than their amount, by id after `after`: a page of the top-up sweep. */
+export async function partlyHeld(q: Queryable, limit: number, after: string | null): Promise<DisputeRow[]> {
   const { rows } = await q.query<DisputeRow>(
     `SELECT * FROM disputes WHERE status IN ('open', 'under_review') AND held_minor < amount_minor
-      ORDER BY opened_at LIMIT $1`,
-    [limit],
+        AND ($2::uuid IS NULL OR id > $2) ORDER BY id LIMIT $1`,
+    [limit, after],
   );
   return rows;
 }

@@ -37,15 +37,24 @@ async function topUp(deps: Deps, candidate: DisputeRow): Promise<boolean> {
   });
 }
 
-/** One round over the open disputes that hold less than their amount; returns how many held more. */
-export async function topUpHolds(deps: Deps): Promise<number> {
+/**
+ * One round over all the open disputes that hold less than their amount, a page at a time: the
+ * disputes of parties that have nothing must not keep the others from their turn. Returns how many
+ * held more.
+ */
+export async function topUpHolds(deps: Deps, page = ROUND): Promise<number> {
   let held = 0;
-  for (const row of await partlyHeld(deps.db, ROUND)) if (await topUp(deps, row)) held++;
-  return held;
+  let after: string | null = null;
+  for (;;) {
+    const rows = await partlyHeld(deps.db, page, after);
+    for (const row of rows) if (await topUp(deps, row)) held++;
+    if (rows.length < page) return held;
+    after = rows[rows.length - 1]!.id;
+  }
 }
 
 export const disputeHoldTopUp: BackgroundTask = {
   name: 'dispute-hold-top-up',
   intervalMs: 30_000,
-  run: topUpHolds,
+  run: (deps) => topUpHolds(deps),
 };
