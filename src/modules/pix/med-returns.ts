@@ -37,6 +37,9 @@ export type MedNatureza = (typeof MED_NATUREZAS)[number];
 export const isMedNatureza = (value: unknown): value is MedNatureza =>
   (MED_NATUREZAS as readonly unknown[]).includes(value);
 
+/** The received PIX a MED return can take back: a charge's, and a Pix Automático cycle's. */
+const RETURNABLE_KINDS: ReadonlySet<string> = new Set(['pix_cash_in', 'pix_automatic']);
+
 export interface MedReturn {
   /** The PSP's id of the devolução: one return, however often it is reported. */
   returnId: string;
@@ -102,8 +105,12 @@ export async function applyMedReturn(
   // (markRefundedWhenWhole), so a return that locked the charge first could wait on it crosswise.
   await takeLedgerGate(tx, scope.workspaceId);
   const charge = await lockPayment(tx, scope, chargeId);
-  if (charge.kind !== 'pix_cash_in' || (charge.status !== 'completed' && charge.status !== 'refunded'))
-    throw new AppError('invalid_state', 'Only a paid PIX charge (pix_cash_in) can be returned under MED.');
+  // A Pix Automático cycle is received money as a charge is: MED returns it the same way.
+  if (!RETURNABLE_KINDS.has(charge.kind) || (charge.status !== 'completed' && charge.status !== 'refunded'))
+    throw new AppError(
+      'invalid_state',
+      'Only a paid PIX charge (pix_cash_in) or subscription cycle (pix_automatic) can be returned under MED.',
+    );
   if (await findMedReturn(tx, charge.workspace_id, charge.id, input.returnId)) return undefined;
   const returned = await returnedOfCharge(tx, charge.workspace_id, charge.id, ['completed']);
   // As a refund of a charge refunded whole: its state, not the amount asked, refuses it.

@@ -76,8 +76,8 @@ export const RETURNS_POLL = 'pix-returns-poll';
 let returnsCursor = FIRST_ID;
 
 /**
- * The fallback when a MED devolução's notification never comes: asks the PSP (GET /cob/{txid})
- * about live charges paid within the MED window, a round at a time, round-robin, and applies the
+ * The fallback when a MED devolução's notification never comes: asks the PSP (GET /cob/{txid}, or
+ * GET /pix/{e2eid} for a Pix Automático cycle) about live charges and cycles paid within the MED window, a round at a time, round-robin, and applies the
  * devoluções it shows through the one path the notification takes, so either finds the other's
  * work done and moves nothing.
  */
@@ -95,6 +95,12 @@ export async function pollLiveChargeReturns(deps: Deps): Promise<number> {
     charges,
     (charge) => ({ key: charge.id, environment: 'live', workspaceId: charge.workspace_id, payload: charge }),
     async (charge) => {
+      // A cycle's cobr is no cob: its PIX, named when the cycle was credited, is asked for itself.
+      if (charge.kind === 'pix_automatic') {
+        const pix = charge.pix_tx_id ? await provider.getReceivedPix?.(charge.pix_tx_id) : undefined;
+        if (pix) applied += await applyPspReturns(deps, charge, pix);
+        return;
+      }
       const state = await provider.getCharge!(charge.pix_txid);
       for (const pix of state?.payments ?? []) applied += await applyPspReturns(deps, charge, pix);
     },

@@ -114,19 +114,22 @@ async function medReturned(deps: Deps, provider: PixProvider, item: Item, record
     return 0;
   }
   const pix = await provider.getReceivedPix?.(endToEndId);
-  const charge = pix?.txid ? await findLiveCharge(deps.db, pix.txid) : undefined;
-  // A cycle's PIX is not one without a charge: holding it would count the cycle's money twice.
-  const cycle = pix?.txid && !charge ? await findLiveCycle(deps.db, pix.txid) : undefined;
-  if (cycle) {
+  const found = pix?.txid ? await findLiveCharge(deps.db, pix.txid) : undefined;
+  // A cycle's PIX is not one without a charge: holding it would count the cycle's money twice. Its
+  // return takes the charge's path, from the party the cycle credited.
+  const cycle = pix?.txid && !found ? await findLiveCycle(deps.db, pix.txid) : undefined;
+  if (cycle && cycle.status === 'created') {
+    // Not credited yet: the returns poll applies the devolução once the cycle task has credited it.
     await record({
       kind: 'refund',
       reference: endToEndId,
-      outcome: 'unmatched',
+      outcome: 'pending',
       paymentId: cycle.id,
       payload: item,
     });
     return 0;
   }
+  const charge = found ?? cycle;
   if (pix && !charge) return medReturnedWithoutCharge(deps, pix, item, record);
   if (!pix || !charge) {
     await record({

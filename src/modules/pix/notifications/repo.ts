@@ -120,18 +120,19 @@ export async function liveChargesAwaiting(
 }
 
 /**
- * Live charges paid within `since`, in id order after `after`: the returns poll asks the PSP about
- * each, a few at a time, for devoluções its notification did not bring.
+ * Live charges and Pix Automático cycles paid within `since`, in id order after `after`: the returns
+ * poll asks the PSP about each, a few at a time, for devoluções its notification did not bring.
  */
 export async function liveChargesPaidSince(
   q: Queryable,
   after: string,
   limit: number,
   since: Date,
-): Promise<(LivePayment & { pix_txid: string })[]> {
-  const { rows } = await q.query<LivePayment & { pix_txid: string }>(
-    `SELECT ${COLUMNS}, pix_txid FROM payments
-      WHERE environment = 'live' AND kind = 'pix_cash_in' AND status = 'completed' AND pix_txid IS NOT NULL
+): Promise<(LivePayment & { pix_txid: string; pix_tx_id: string | null })[]> {
+  const { rows } = await q.query<LivePayment & { pix_txid: string; pix_tx_id: string | null }>(
+    `SELECT ${COLUMNS}, pix_txid, pix_tx_id FROM payments
+      WHERE environment = 'live' AND kind IN ('pix_cash_in', 'pix_automatic') AND status = 'completed'
+        AND pix_txid IS NOT NULL
         AND completed_at >= $3 AND id > $1 ORDER BY id LIMIT $2`,
     [after, limit, since],
   );
