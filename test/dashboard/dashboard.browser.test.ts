@@ -6,8 +6,8 @@
  * → simulate a cash-in → pay out → the payout completes and its delivery shows in the log (and is
  * retried); then a payment link with a split → its hosted checkout → paid. The recovery codes shown
  * when 2FA goes on log in once. At 390×844 every page fits the screen (no horizontal scroll) behind
- * a menu button. axe-core checks every main page, on a phone too. Screenshots go to
- * test-artifacts/dashboard/ (docs/dashboard/ holds a copy).
+ * a menu button and, in Portuguese, shows none of the catalogue's English. axe-core checks every main
+ * page, on a phone too. Screenshots go to test-artifacts/dashboard/ (docs/dashboard/ holds a copy).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -25,6 +25,7 @@ import {
   canRunBrowser,
   launchChromium,
   seriousAxeViolations,
+  untranslatedEnglish,
   watchProblems,
 } from './browser-support.ts';
 
@@ -559,6 +560,8 @@ describe.skipIf(!canRunBrowser)('dashboard in chromium', { timeout: 180_000 }, (
     expect(await firstLink.isVisible()).toBe(false);
 
     const wide: string[] = [];
+    // In Portuguese, with the payments, links, keys and the rest the walk made: no English shows.
+    const english: string[] = [];
     for (const link of links) {
       await page.goto(`${base}${link}`);
       await heading().waitFor();
@@ -566,10 +569,11 @@ describe.skipIf(!canRunBrowser)('dashboard in chromium', { timeout: 180_000 }, (
       const name = link.replace(/^\/dashboard\/?/, '').replaceAll('/', '-') || 'balances';
       const width = await page.evaluate('document.documentElement.scrollWidth');
       if (Number(width) > 390) wide.push(`${name}: ${width}`);
+      english.push(...(await untranslatedEnglish(page, name)));
       await checkA11y(`${name}-phone`);
       await page.screenshot({ path: path.join(ARTIFACTS, `${name}-phone.png`), fullPage: true });
     }
-    expect(wide).toEqual([]);
+    expect({ wide, english }).toEqual({ wide: [], english: [] });
     await page.locator('.locale select').selectOption('en');
     if (desktop) await page.setViewportSize(desktop);
   });
