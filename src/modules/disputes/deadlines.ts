@@ -4,7 +4,7 @@
  * for the nearest and the farther ones count as sent: a receiver is told once that time is short, not
  * three times in a row. A dispute defended (under_review) or closed is told nothing more.
  */
-import type { Deps } from '../../platform/context.ts';
+import type { Deps, Environment } from '../../platform/context.ts';
 import { emitEvent } from '../../platform/outbox.ts';
 import type { BackgroundTask } from '../../platform/tasks.ts';
 import { sandboxClocksAhead } from '../test-clock/index.ts';
@@ -50,6 +50,32 @@ async function notify(deps: Deps, rows: readonly DisputeRow[], now: Date): Promi
 const near = (now: Date) => ({ after: now, until: new Date(now.getTime() + 48 * HOUR_MS) });
 
 /**
+ * Every open dispute near its deadline, a page at a time: the nearest ones, told already, must not
+ * keep a farther one from its notice. `told` leaves out the rows another round tells.
+ */
+async function notifyWindow(
+  deps: Deps,
+  environment: Environment,
+  window: { after: Date; until: Date; workspaceId?: string },
+  now: Date,
+  skip: (row: DisputeRow) => boolean = () => false,
+): Promise<number> {
+  let sent = 0;
+  let from: { deadline: Date; id: string } | undefined;
+  for (;;) {
+    const rows = await disputesNearDeadline(deps.db, environment, window, ROUND, from);
+    sent += await notify(
+      deps,
+      rows.filter((row) => !skip(row)),
+      now,
+    );
+    if (rows.length < ROUND) return sent;
+    const last = rows[rows.length - 1]!;
+    from = { deadline: last.deadline_at, id: last.id };
+  }
+}
+
+/**
  * Live and every sandbox on real time first; then each workspace whose sandbox clock runs ahead, on
  * its own clock (a sandbox clock never runs behind, so its round only adds deadlines).
  */
@@ -59,14 +85,12 @@ async function noticeRounds(deps: Deps): Promise<number> {
   const ahead = new Set(clocks.map((entry) => entry.workspaceId));
   let sent = 0;
   for (const environment of ['live', 'sandbox'] as const) {
-    const rows = await disputesNearDeadline(deps.db, environment, near(now), ROUND);
-    const onRealTime = rows.filter((row) => environment === 'live' || !ahead.has(row.workspace_id));
-    sent += await notify(deps, onRealTime, now);
+    const onOwnClock = (row: DisputeRow) => environment === 'sandbox' && ahead.has(row.workspace_id);
+    sent += await notifyWindow(deps, environment, near(now), now, onOwnClock);
   }
   for (const { workspaceId, clock } of clocks) {
     const then = clock.now();
-    const rows = await disputesNearDeadline(deps.db, 'sandbox', { ...near(then), workspaceId }, ROUND);
-    sent += await notify(deps, rows, then);
+    sent += await notifyWindow(deps, 'sandbox', { ...near(then), workspaceId }, then);
   }
   return sent;
 }

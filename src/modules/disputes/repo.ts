@@ -168,20 +168,30 @@ export async function recordClosed(
 
 /**
  * Open disputes of an environment (of one workspace, when given) that still have a notice to send,
- * whose deadline falls in (after, until], nearest deadline first.
+ * whose deadline falls in (after, until], nearest deadline first, after `from` when given (a page).
  */
 export async function disputesNearDeadline(
   q: Queryable,
   environment: Environment,
   window: { after: Date; until: Date; workspaceId?: string },
   limit: number,
+  from?: { deadline: Date; id: string },
 ) {
   const { rows } = await q.query<DisputeRow>(
     `SELECT * FROM disputes WHERE status = 'open' AND environment = $1
         AND deadline_at > $2 AND deadline_at <= $3 AND ($4::uuid IS NULL OR workspace_id = $4)
         AND NOT (notices_sent @> ARRAY['48h', '24h', '6h'])
-      ORDER BY deadline_at LIMIT $5`,
-    [environment, window.after, window.until, window.workspaceId ?? null, limit],
+        AND ($6::timestamptz IS NULL OR (deadline_at, id) > ($6, $7::uuid))
+      ORDER BY deadline_at, id LIMIT $5`,
+    [
+      environment,
+      window.after,
+      window.until,
+      window.workspaceId ?? null,
+      limit,
+      from?.deadline ?? null,
+      from?.id ?? null,
+    ],
   );
   return rows;
 }
