@@ -59,6 +59,30 @@ describe('live PIX settings', () => {
     expect(refusal({ ...complete, PIX_TIMEOUT_MS: '10' })).toBe('PIX_TIMEOUT_MS');
   });
 
+  it('Pix Automático needs the receiver’s account: off when unset, a half-set one refused, named', () => {
+    expect(loadConfig(complete).pix.bcb?.receiver).toBeUndefined();
+    const receiver = {
+      PIX_RECEIVER_ACCOUNT: '012682',
+      PIX_RECEIVER_ACCOUNT_TYPE: 'CORRENTE',
+      PIX_RECEIVER_BRANCH: '9708',
+    };
+    expect(loadConfig({ ...complete, ...receiver }).pix.bcb?.receiver).toEqual({
+      account: '012682',
+      accountType: 'CORRENTE',
+      branch: '9708',
+    });
+    expect(refusal({ ...complete, PIX_RECEIVER_ACCOUNT_TYPE: 'CORRENTE' })).toBe('PIX_RECEIVER_ACCOUNT');
+    expect(refusal({ ...complete, PIX_RECEIVER_ACCOUNT: '012682' })).toBe('PIX_RECEIVER_ACCOUNT_TYPE');
+    expect(refusal({ ...complete, PIX_RECEIVER_BRANCH: '9708' })).toBe('PIX_RECEIVER_ACCOUNT');
+    expect(refusal({ ...complete, ...receiver, PIX_RECEIVER_ACCOUNT: '01268-2' })).toBe(
+      'PIX_RECEIVER_ACCOUNT',
+    );
+    expect(refusal({ ...complete, ...receiver, PIX_RECEIVER_ACCOUNT_TYPE: 'POUPANÇA' })).toBe(
+      'PIX_RECEIVER_ACCOUNT_TYPE',
+    );
+    expect(refusal({ ...complete, ...receiver, PIX_RECEIVER_BRANCH: '97080' })).toBe('PIX_RECEIVER_BRANCH');
+  });
+
   it('the server refuses to start with an incomplete live PIX setting and says which', () => {
     const env = {
       ...process.env,

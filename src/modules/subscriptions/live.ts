@@ -44,7 +44,10 @@ const FREQUENCY: Record<SubscriptionRow['frequency'], NewRecurrence['frequency']
 function automatic(deps: Deps): PixAutomaticApi {
   const api = deps.providers.get('pix', 'live').automatic;
   if (!api)
-    throw new AppError('provider_unavailable', 'The live PIX provider does not offer Pix Automático.');
+    throw new AppError(
+      'provider_unavailable',
+      'The live PIX provider does not offer Pix Automático: the operator sets PIX_RECEIVER_ACCOUNT and PIX_RECEIVER_ACCOUNT_TYPE.',
+    );
   return api;
 }
 

@@ -34,7 +34,21 @@ export interface BcbSettings {
    * it to assign or return (docs/going-live.md). Unset, such a PIX is set aside for an operator.
    */
   unassignedWorkspaceId?: string;
+  /**
+   * Our account at the PSP, which each Pix Automático cycle's charge names (PUT /cobr/{txid}
+   * `recebedor`, required by the API Pix). Unset, live Pix Automático is not offered.
+   */
+  receiver?: ReceiverAccount;
 }
+
+/** The API Pix's DadosBancariosRecebedor: conta and tipoConta required, agencia optional. */
+export interface ReceiverAccount {
+  account: string;
+  accountType: (typeof ACCOUNT_TYPES)[number];
+  branch?: string;
+}
+
+const ACCOUNT_TYPES = ['CORRENTE', 'POUPANCA', 'PAGAMENTO'] as const;
 
 type Env = Record<string, string | undefined>;
 
@@ -100,7 +114,39 @@ export function loadPixConfig(env: Env = process.env): PixConfig {
       webhookSecret: secret,
       timeoutMs,
       unassignedWorkspaceId: workspaceIdOf(env, 'PIX_UNASSIGNED_WORKSPACE_ID'),
+      receiver: receiverOf(env),
     },
+  };
+}
+
+/**
+ * The receiver's account for Pix Automático: none of PIX_RECEIVER_* set leaves it off; any of them
+ * set asks for the account and its type, so a half-configured deployment stops at start, named,
+ * rather than have every cycle's charge refused by the PSP.
+ */
+function receiverOf(env: Env): ReceiverAccount | undefined {
+  const names = ['PIX_RECEIVER_ACCOUNT', 'PIX_RECEIVER_ACCOUNT_TYPE', 'PIX_RECEIVER_BRANCH'];
+  if (!names.some((name) => env[name])) return undefined;
+  const account = env.PIX_RECEIVER_ACCOUNT;
+  if (!account)
+    throw new ConfigError('PIX_RECEIVER_ACCOUNT', 'is required with PIX_RECEIVER_* (Pix Automático)');
+  if (!/^[0-9]{1,20}$/.test(account))
+    throw new ConfigError('PIX_RECEIVER_ACCOUNT', 'must be 1 to 20 digits (check digit included, no dash)');
+  const type = env.PIX_RECEIVER_ACCOUNT_TYPE;
+  if (!type)
+    throw new ConfigError('PIX_RECEIVER_ACCOUNT_TYPE', 'is required with PIX_RECEIVER_* (Pix Automático)');
+  if (!(ACCOUNT_TYPES as readonly string[]).includes(type))
+    throw new ConfigError(
+      'PIX_RECEIVER_ACCOUNT_TYPE',
+      `must be CORRENTE, POUPANCA or PAGAMENTO, got "${type}"`,
+    );
+  const branch = env.PIX_RECEIVER_BRANCH;
+  if (branch && !/^[0-9]{1,4}$/.test(branch))
+    throw new ConfigError('PIX_RECEIVER_BRANCH', 'must be 1 to 4 digits');
+  return {
+    account,
+    accountType: type as ReceiverAccount['accountType'],
+    ...(branch ? { branch } : {}),
   };
 }
 
@@ -141,6 +187,22 @@ export const PIX_SETTINGS: { name: string; default: string; meaning: string }[] 
   { name: 'PIX_WEBHOOK_URL', default: '(unset)', meaning: 'public URL of POST /v1/psp/pix/notifications' },
   { name: 'PIX_WEBHOOK_SECRET', default: '(unset)', meaning: 'hmac query secret the PSP sends back' },
   { name: 'PIX_TIMEOUT_MS', default: '10000', meaning: 'timeout of each call to the PSP' },
+  {
+    name: 'PIX_RECEIVER_ACCOUNT',
+    default: '(unset)',
+    meaning:
+      'our account number at the PSP, named by each Pix Automático cycle charge; unset, live Pix Automático is off',
+  },
+  {
+    name: 'PIX_RECEIVER_ACCOUNT_TYPE',
+    default: '(unset)',
+    meaning: 'type of that account: CORRENTE, POUPANCA or PAGAMENTO (required with PIX_RECEIVER_ACCOUNT)',
+  },
+  {
+    name: 'PIX_RECEIVER_BRANCH',
+    default: '(unset)',
+    meaning: 'branch (agência) of that account, up to 4 digits',
+  },
   {
     name: 'PIX_UNASSIGNED_WORKSPACE_ID',
     default: '(unset)',

@@ -33,6 +33,28 @@ export interface FakePixAutomatico {
   today: () => string;
 }
 
+/** The receiver's account at this PSP: a cobr must name it (CobRSolicitada.recebedor). */
+export const FAKE_RECEIVER = { conta: '012682', tipoConta: 'CORRENTE', agencia: '9708' } as const;
+
+/**
+ * Why the PSP refuses a cobr's recebedor (API Pix DadosBancariosRecebedor: conta ≤ 20 and tipoConta
+ * required, agencia ≤ 4; an account not the receiver's is refused too), or undefined.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: a request body read field by field
+function recebedorProblem(recebedor: any): string | undefined {
+  if (typeof recebedor !== 'object' || recebedor === null) return 'O objeto cobr.recebedor é obrigatório';
+  const { conta, tipoConta, agencia } = recebedor;
+  if (typeof conta !== 'string' || conta.length === 0 || conta.length > 20)
+    return 'O objeto cobr.recebedor não respeita o schema';
+  if (!['CORRENTE', 'POUPANCA', 'PAGAMENTO'].includes(tipoConta))
+    return 'O objeto cobr.recebedor não respeita o schema';
+  if (agencia !== undefined && (typeof agencia !== 'string' || agencia.length > 4))
+    return 'O objeto cobr.recebedor não respeita o schema';
+  if (conta !== FAKE_RECEIVER.conta || (agencia !== undefined && agencia !== FAKE_RECEIVER.agencia))
+    return 'Os campos cobr.recebedor.conta e cobr.recebedor.agencia correspondem a uma conta que não pertence a este usuário recebedor';
+  return undefined;
+}
+
 type Send = (status: number, body: unknown) => void;
 type Problem = (status: number, name: string, title: string) => void;
 
@@ -145,6 +167,8 @@ export function fakePixAutomatico(onPaid: (pix: PaidCobr) => void = () => {}) {
     }
     if (method !== 'PUT') return false;
     if (cobrs.has(txid)) return problem(400, 'CobROperacaoInvalida', 'txid já utilizado');
+    const refused = recebedorProblem(body?.recebedor);
+    if (refused) return problem(400, 'CobROperacaoInvalida', refused);
     const rec = recs.get(body?.idRec);
     if (rec?.status !== 'APROVADA') return problem(400, 'CobROperacaoInvalida', 'recorrência não aprovada');
     const cobr: FakeCobr = {

@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import type { BcbSettings } from '../../../src/providers/pix/config.ts';
 import type { TestCerts } from './certs.ts';
-import { type FakePixAutomatico, fakePixAutomatico } from './pix-automatico-psp.ts';
+import { FAKE_RECEIVER, type FakePixAutomatico, fakePixAutomatico } from './pix-automatico-psp.ts';
 import { cobvBrCode, cobvProblem, cobvView, type FakeCobv, type FakeLote } from './pix-psp-cobv.ts';
 
 export const FAKE_CLIENT_ID = 'Client_Id_lastro';
@@ -597,6 +597,11 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
       webhookUrl,
       webhookSecret: FAKE_WEBHOOK_SECRET,
       timeoutMs: 3000,
+      receiver: {
+        account: FAKE_RECEIVER.conta,
+        accountType: FAKE_RECEIVER.tipoConta,
+        branch: FAKE_RECEIVER.agencia,
+      },
       ...overrides,
     }),
     env: (webhookUrl) => ({
@@ -611,6 +616,9 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
       PIX_BCB_PIX_KEY: FAKE_PIX_KEY,
       PIX_WEBHOOK_URL: webhookUrl,
       PIX_WEBHOOK_SECRET: FAKE_WEBHOOK_SECRET,
+      PIX_RECEIVER_ACCOUNT: FAKE_RECEIVER.conta,
+      PIX_RECEIVER_ACCOUNT_TYPE: FAKE_RECEIVER.tipoConta,
+      PIX_RECEIVER_BRANCH: FAKE_RECEIVER.agencia,
     }),
     cobs,
     cobvs,

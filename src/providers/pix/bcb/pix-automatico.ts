@@ -6,6 +6,7 @@
  * CANCELADA ends it from the receiver's side, PATCH /cobr/{txid} with status CANCELADA withdraws one
  * cycle's charge. encerramento.cancelamento.solicitante says who cancelled.
  */
+import type { ReceiverAccount } from '../config.ts';
 import type { NewRecurrence, PixAutomaticApi, RecurrenceState, RecurringChargeState } from '../provider.ts';
 import { type MtlsClient, PspRejected } from './http.ts';
 import { toPspAmount } from './money.ts';
@@ -63,6 +64,7 @@ export class PixAutomatico implements PixAutomaticApi {
   constructor(
     private readonly http: MtlsClient,
     private readonly baseUrl: string,
+    private readonly receiver: ReceiverAccount,
   ) {}
 
   async createRecurrence(input: NewRecurrence) {
@@ -97,6 +99,12 @@ export class PixAutomatico implements PixAutomaticApi {
       calendario: { dataDeVencimento: input.dueDate },
       valor: { original: toPspAmount(input.amountMinor) },
       ajusteDiaUtil: true,
+      // CobRSolicitada requires it (DadosBancariosRecebedor): the account the cycle is paid into.
+      recebedor: {
+        conta: this.receiver.account,
+        tipoConta: this.receiver.accountType,
+        ...(this.receiver.branch ? { agencia: this.receiver.branch } : {}),
+      },
       ...(input.description ? { infoAdicional: input.description.slice(0, 140) } : {}),
     };
     try {

@@ -26,7 +26,8 @@ export class BcbPixProvider implements PixProvider {
   private readonly api: ApiPix;
   private readonly payouts: EfiPayouts;
   private readonly infractions: EfiInfractions;
-  readonly automatic: PixAutomatico;
+  /** Only with the receiver's account, which every cycle's charge must name. */
+  readonly automatic?: PixAutomatico;
   readonly dueCharges: CobvApi;
 
   constructor(
@@ -37,7 +38,7 @@ export class BcbPixProvider implements PixProvider {
     this.api = new ApiPix(http, settings);
     this.payouts = new EfiPayouts(http, settings);
     this.infractions = new EfiInfractions(http, settings);
-    this.automatic = new PixAutomatico(http, settings.baseUrl);
+    if (settings.receiver) this.automatic = new PixAutomatico(http, settings.baseUrl, settings.receiver);
     this.dueCharges = new CobvApi(http, settings);
   }
 
