@@ -193,22 +193,47 @@ async function sandboxReceived(tx: Tx, row: SubscriptionRow, cycle: CycleRow, at
 }
 
 /**
- * A failed payment attempt: retried on the policy's next day (PERMITE_3R_7D), else the cycle and its
- * payment fail. The subscription goes on with its next cycle either way.
+ * A failed payment attempt: retried on the policy's next day (PERMITE_3R_7D; live, a day after
+ * `after`, as the PSP takes only future days), else the cycle and its payment fail. The subscription
+ * goes on with its next cycle either way. The cycle as it now stands; undefined when another run
+ * moved it first.
  */
-export async function failAttempt(tx: Tx, row: SubscriptionRow, cycle: CycleRow, at: Date, reason: string) {
+export async function failAttempt(
+  tx: Tx,
+  row: SubscriptionRow,
+  cycle: CycleRow,
+  at: Date,
+  reason: string,
+  after?: string,
+): Promise<CycleRow | undefined> {
   const attempts = cycle.attempts + 1;
-  const retry = retryDateOf(cycle.due_date, row.retry_policy, attempts);
+  return retryOrFail(tx, row, cycle, at, reason, {
+    attempts,
+    retry: retryDateOf(cycle.due_date, row.retry_policy, attempts, after),
+  });
+}
+
+/** The cycle retrying on `retry` after `attempts` failed attempts, or failed when there is none. */
+export async function retryOrFail(
+  tx: Tx,
+  row: SubscriptionRow,
+  cycle: CycleRow,
+  at: Date,
+  reason: string,
+  next: { attempts: number; retry: string | null },
+): Promise<CycleRow | undefined> {
+  const { attempts, retry } = next;
   if (retry) {
     const moved = await updateCycle(tx, cycle, { status: 'retrying', attempts, nextAttemptDate: retry }, at);
     if (moved) await announce(tx, row, moved, 'subscription.cycle_retrying', at);
-    return;
+    return moved;
   }
   const failed = await updateCycle(tx, cycle, { status: 'failed', attempts, nextAttemptDate: null }, at);
-  if (!failed) return;
+  if (!failed) return undefined;
   const scope = { workspaceId: row.workspace_id, environment: row.environment };
   await transition(tx, scope, cycle.payment_id!, 'failed', { failure_reason: reason }, { at });
   await announce(tx, row, failed, 'subscription.cycle_failed', at);
+  return failed;
 }
 
 /**

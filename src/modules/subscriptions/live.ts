@@ -3,13 +3,19 @@
  * pix-api openapi.yaml v2.9.0): the recurrence is created with POST /rec and polled with GET /rec/{idRec}
  * (APROVADA, REJEITADA, EXPIRADA, or CANCELADA by either side: encerramento.cancelamento.solicitante);
  * each cycle's cobr is sent with PUT /cobr/{txid} inside the 2-to-10-day window and polled with
- * GET /cobr/{txid} once due (CONCLUIDA paid; REJEITADA, EXPIRADA or CANCELADA failed, after whatever
- * retries the recurrence's politicaRetentativa gave it at the payer's PSP). PSP calls are never made
+ * GET /cobr/{txid} once due (CONCLUIDA paid; REJEITADA, EXPIRADA or CANCELADA failed; still ATIVA
+ * with its attempt failed, retried with POST /cobr/{txid}/retentativa/{data} as the recurrence's
+ * politicaRetentativa allows, the cycle failing once none is left). PSP calls are never made
  * inside a transaction; each answer is applied in one, under the subscription's lock.
  */
 import type { Deps } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
-import type { NewRecurrence, PixAutomaticApi, RecurrenceState } from '../../providers/pix/provider.ts';
+import type {
+  NewRecurrence,
+  PixAutomaticApi,
+  RecurrenceState,
+  RecurringChargeState,
+} from '../../providers/pix/provider.ts';
 import { subscriptionNow } from './clock.ts';
 import {
   cancelCycle,
@@ -18,6 +24,7 @@ import {
   failAttempt,
   isOpenCycle,
   nextCycle,
+  retryOrFail,
   scheduleCycle,
   sendDayOf,
 } from './cycles.ts';
@@ -29,7 +36,7 @@ import {
   type SubscriptionRow,
   updateCycle,
 } from './repo.ts';
-import { addDays, CHARGE_WINDOW_DAYS, dayOf } from './schedule.ts';
+import { addDays, CHARGE_WINDOW_DAYS, dayOf, retryDateOf } from './schedule.ts';
 import type { SubscriptionStatus } from './schemas.ts';
 import { moveSubscription } from './transitions.ts';
 
@@ -158,16 +165,56 @@ async function sendCycle(deps: Deps, row: SubscriptionRow, cycle: CycleRow, now:
   return 1;
 }
 
-/** GET /cobr/{txid} once the cycle is due: paid, failed, or still waiting at the payer's PSP. */
+const OPEN_ATTEMPT = new Set(['SOLICITADA', 'AGENDADA', 'PAGA']);
+const FAILED_ATTEMPT = new Set(['REJEITADA', 'EXPIRADA', 'CANCELADA']);
+
+/**
+ * A cobr still ATIVA whose attempts all failed (the payer's PSP rejected the last one: no funds, say):
+ * the receiver asks for each retry itself (POST /cobr/{txid}/retentativa/{data}). The failure is
+ * counted first, in a transaction (the cycle retrying on the policy's next future day, or failed
+ * when none is left), and the retry asked after it commits: a crash between the two leaves a
+ * retrying cycle whose date the PSP's attempts do not name, which the next round asks for, once.
+ */
+async function retryCycle(
+  deps: Deps,
+  row: SubscriptionRow,
+  cycle: CycleRow,
+  state: RecurringChargeState,
+  now: Date,
+): Promise<number> {
+  if (state.attempts.some((attempt) => OPEN_ATTEMPT.has(attempt.status))) return 0;
+  const failed = state.attempts.filter((attempt) => FAILED_ATTEMPT.has(attempt.status)).length;
+  if (failed === 0) return 0;
+  const today = dayOf(now);
+  const moved = await deps.db.transaction(async (tx) => {
+    const current = await findSubscription(tx, rowScope(row), row.id, { lock: true });
+    const fresh =
+      current && (await cyclesOf(tx, rowScope(row), row.id)).find((c) => c.sequence === cycle.sequence);
+    if (!current || !fresh || !isOpenCycle(fresh)) return undefined;
+    if (fresh.attempts < failed) return failAttempt(tx, current, fresh, now, 'psp_attempt_failed', today);
+    // Counted, but its day passed before the retry was asked (the worker was away): the next day.
+    if (fresh.next_attempt_date! > today) return fresh;
+    const retry = retryDateOf(fresh.due_date, current.retry_policy, fresh.attempts, today);
+    return retryOrFail(tx, current, fresh, now, 'psp_attempt_failed', { attempts: fresh.attempts, retry });
+  });
+  if (moved?.status !== 'retrying') return moved ? 1 : 0;
+  const date = moved.next_attempt_date!;
+  if (!state.attempts.some((attempt) => attempt.date === date))
+    await automatic(deps).requestRetry(cycle.txid!, date);
+  return 1;
+}
+
+/** GET /cobr/{txid} once the cycle is due: paid, failed, retried, or still waiting at the payer's PSP. */
 async function followCycle(deps: Deps, row: SubscriptionRow, cycle: CycleRow, now: Date): Promise<number> {
   const state = await automatic(deps).getRecurringCharge(cycle.txid!);
-  if (!state || state.status === 'CRIADA' || state.status === 'ATIVA') return 0;
+  if (!state || state.status === 'CRIADA') return 0;
+  if (state.status === 'ATIVA') return retryCycle(deps, row, cycle, state, now);
   return deps.db.transaction(async (tx) => {
     const current = await findSubscription(tx, rowScope(row), row.id, { lock: true });
     if (!current) return 0;
     if (state.status === 'CONCLUIDA')
       return (await creditCycle(tx, deps, current, cycle, now, state.endToEndId)) ? 1 : 0;
-    // The PSP made the retries the policy allowed: its final word ends the cycle.
+    // REJEITADA, EXPIRADA or CANCELADA is the cobr's end (a rejection no retry can mend): final.
     await failAttempt(
       tx,
       { ...current, retry_policy: 'none' },

@@ -54,11 +54,27 @@ export const chargeDateOf = (due: string) => addDays(due, -CHARGE_LEAD_DAYS);
 export const insideChargeWindow = (today: string, due: string) =>
   today >= addDays(due, -CHARGE_WINDOW_DAYS.earliest) && today <= addDays(due, -CHARGE_WINDOW_DAYS.latest);
 
-/** The day of the next attempt after `attempts` failed ones, or null when the policy allows no more. */
-export function retryDateOf(due: string, policy: RetryPolicy, attempts: number): string | null {
+/** PERMITE_3R_7D: every retry falls within this many days after the due date. */
+export const RETRY_WINDOW_DAYS = 7;
+
+/**
+ * The day of the next attempt after `attempts` failed ones, or null when the policy allows no more.
+ * Live, the PSP takes only a future day: `after` (today) moves it to the day after, while that is
+ * still inside the policy's 7 days.
+ */
+export function retryDateOf(
+  due: string,
+  policy: RetryPolicy,
+  attempts: number,
+  after?: string,
+): string | null {
   if (policy === 'none') return null;
   const offset = RETRY_OFFSETS_DAYS[attempts - 1];
-  return offset === undefined ? null : addDays(due, offset);
+  if (offset === undefined) return null;
+  const planned = addDays(due, offset);
+  const earliest = after ? addDays(after, 1) : planned;
+  const day = earliest > planned ? earliest : planned;
+  return day > addDays(due, RETRY_WINDOW_DAYS) ? null : day;
 }
 
 /** The São Paulo calendar day of an instant: Pix due dates are Brazilian days. */

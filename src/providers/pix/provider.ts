@@ -61,10 +61,20 @@ export interface RecurrenceState {
   cancelledBy?: 'payer' | 'receiver';
 }
 
-/** A recurring charge as the PSP has it (API Pix CobRStatus), with the PIX that paid it. */
+/**
+ * A recurring charge as the PSP has it (API Pix CobRStatus), with the PIX that paid it and its
+ * settlement attempts (CobRTentativas: the due date's, then each retry the receiver requested).
+ */
 export interface RecurringChargeState {
   status: 'CRIADA' | 'ATIVA' | 'CONCLUIDA' | 'EXPIRADA' | 'REJEITADA' | 'CANCELADA';
   endToEndId?: string;
+  attempts: RecurringChargeAttempt[];
+}
+
+export interface RecurringChargeAttempt {
+  /** dataLiquidacao, YYYY-MM-DD. */
+  date: string;
+  status: 'SOLICITADA' | 'AGENDADA' | 'PAGA' | 'CANCELADA' | 'REJEITADA' | 'EXPIRADA';
 }
 
 export interface NewRecurrence {
@@ -101,6 +111,12 @@ export interface PixAutomaticApi {
    * (a cobr paid first stays CONCLUIDA); undefined when the PSP does not know it.
    */
   cancelRecurringCharge(txid: string): Promise<RecurringChargeState | undefined>;
+  /**
+   * POST /cobr/{txid}/retentativa/{data}: the receiver asks the payer's PSP to try again on `date`
+   * (a future day, as the recurrence's politicaRetentativa allows). A retry already requested for
+   * that date is answered with the cobr as it stands, not refused.
+   */
+  requestRetry(txid: string, date: string): Promise<RecurringChargeState>;
 }
 
 /**

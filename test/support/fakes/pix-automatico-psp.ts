@@ -9,6 +9,13 @@ export interface FakeRec {
   body: Record<string, unknown>;
   cancelledBy?: 'USUARIO_PAGADOR' | 'USUARIO_RECEBEDOR';
 }
+/** One settlement attempt of a cobr (CobRTentativas): the due date's (AGND), then each retry (NTAG). */
+export interface FakeAttempt {
+  dataLiquidacao: string;
+  tipo: 'AGND' | 'NTAG';
+  status: 'SOLICITADA' | 'AGENDADA' | 'PAGA' | 'CANCELADA' | 'REJEITADA' | 'EXPIRADA';
+  endToEndId: string;
+}
 export interface FakeCobr {
   txid: string;
   idRec: string;
@@ -16,6 +23,7 @@ export interface FakeCobr {
   dueDate: string;
   valor: string;
   endToEndId?: string;
+  tentativas: FakeAttempt[];
   /** The day the cobr was received, as the receiver's calendar had it (to check the 2-10 day window). */
   receivedOn: string;
 }
@@ -27,8 +35,13 @@ export interface FakePixAutomatico {
   answer(idRec: string, status: 'APROVADA' | 'REJEITADA'): void;
   /** The payer cancels the authorisation at their PSP. */
   cancelByPayer(idRec: string): void;
-  /** The cobr's due date came: paid (CONCLUIDA with an end-to-end id) or not (REJEITADA). */
+  /**
+   * The cobr's current attempt: paid (CONCLUIDA with an end-to-end id) or rejected for good
+   * (REJEITADA: the cobr ends, as an AC05-style rejection ends it).
+   */
   settle(txid: string, status: 'CONCLUIDA' | 'REJEITADA', endToEndId?: string): void;
+  /** The payer's PSP rejects the current attempt (no funds): the cobr stays ATIVA, open to a retry. */
+  rejectAttempt(txid: string): void;
   /** The PSP's calendar day (YYYY-MM-DD); a test on a moved clock sets its own. */
   today: () => string;
 }
@@ -56,6 +69,10 @@ function recebedorProblem(recebedor: any): string | undefined {
 }
 
 type Send = (status: number, body: unknown) => void;
+let e2eSequence = 0;
+/** An end-to-end id for an attempt (CobRTentativas requires one), unique within the fake. */
+const fakeE2e = () =>
+  `E18236120${new Date().toISOString().replace(/[-:T]/g, '').slice(0, 12)}${String(++e2eSequence).padStart(11, '0')}`;
 type Problem = (status: number, name: string, title: string) => void;
 
 const recView = (rec: FakeRec) => ({
@@ -76,13 +93,7 @@ const cobrView = (cobr: FakeCobr) => ({
   calendario: { dataDeVencimento: cobr.dueDate },
   valor: { original: cobr.valor },
   status: cobr.status,
-  ...(cobr.endToEndId
-    ? {
-        tentativas: [
-          { dataLiquidacao: cobr.dueDate, tipo: 'AGND', endToEndId: cobr.endToEndId, status: 'PAGA' },
-        ],
-      }
-    : {}),
+  tentativas: cobr.tentativas.map((attempt) => ({ ...attempt })),
 });
 
 /** A PIX the PSP received, as GET /pix lists it. */
@@ -113,7 +124,16 @@ export function fakePixAutomatico(onPaid: (pix: PaidCobr) => void = () => {}) {
       const cobr = cobrs.get(txid)!;
       cobr.status = status;
       cobr.endToEndId = endToEndId;
+      const attempt = cobr.tentativas.at(-1)!;
+      attempt.status = status === 'CONCLUIDA' ? 'PAGA' : 'REJEITADA';
+      if (endToEndId) attempt.endToEndId = endToEndId;
       if (status === 'CONCLUIDA' && endToEndId) onPaid({ endToEndId, txid, valor: cobr.valor });
+    },
+    rejectAttempt(txid) {
+      const attempt = cobrs.get(txid)!.tentativas.at(-1)!;
+      if (attempt.status !== 'AGENDADA' && attempt.status !== 'SOLICITADA')
+        throw new Error(`attempt of ${txid} is ${attempt.status}`);
+      attempt.status = 'REJEITADA';
     },
   };
   // biome-ignore lint/suspicious/noExplicitAny: a request body read field by field
@@ -151,6 +171,8 @@ export function fakePixAutomatico(onPaid: (pix: PaidCobr) => void = () => {}) {
       }
       return send(200, recView(rec));
     }
+    const retryPath = /^\/v2\/cobr\/([^/]+)\/retentativa\/([^/]+)$/.exec(path);
+    if (retryPath && method === 'POST') return retry(retryPath[1]!, retryPath[2]!, send, problem);
     const cobrPath = /^\/v2\/cobr\/([^/]+)$/.exec(path);
     if (!cobrPath) return false;
     const txid = cobrPath[1]!;
@@ -178,9 +200,50 @@ export function fakePixAutomatico(onPaid: (pix: PaidCobr) => void = () => {}) {
       dueDate: String(body?.calendario?.dataDeVencimento),
       valor: String(body?.valor?.original),
       receivedOn: api.today(),
+      tentativas: [
+        {
+          dataLiquidacao: String(body?.calendario?.dataDeVencimento),
+          tipo: 'AGND',
+          status: 'AGENDADA',
+          endToEndId: fakeE2e(),
+        },
+      ],
     };
     cobrs.set(txid, cobr);
     return send(201, cobrView(cobr));
   }
+  /**
+   * POST /cobr/{txid}/retentativa/{data}, refused as the API Pix lists (CobROperacaoInvalida): a
+   * recurrence whose policy is NAO_PERMITE, an attempt still SOLICITADA or AGENDADA (or one paid), an
+   * attempt already for that date, a date not in the future; and, as PERMITE_3R_7D says, more than
+   * 3 retries or a date past the 7 days after the due date.
+   */
+  function retry(
+    txid: string,
+    data: string,
+    send: (s: number, b: unknown) => boolean,
+    problem: (s: number, n: string, t: string) => boolean,
+  ) {
+    const cobr = cobrs.get(txid);
+    if (!cobr) return problem(404, 'CobRNaoEncontrado', 'Cobrança não encontrada');
+    const invalid = (title: string) => problem(400, 'CobROperacaoInvalida', title);
+    if (recs.get(cobr.idRec)?.body.politicaRetentativa !== 'PERMITE_3R_7D')
+      return invalid('A política configurada na recorrência não permite retentativa de cobrança.');
+    if (cobr.status !== 'ATIVA') return invalid(`cobrança ${cobr.status}`);
+    if (cobr.tentativas.some((t) => ['SOLICITADA', 'AGENDADA', 'PAGA'].includes(t.status)))
+      return invalid('Existe uma tentativa com status SOLICITADA ou AGENDADA.');
+    if (cobr.tentativas.some((t) => t.dataLiquidacao === data))
+      return invalid('Existe uma tentativa vigente para a data informada.');
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(data) || data <= api.today())
+      return invalid('O parâmetro data não corresponde a uma data futura.');
+    const last = new Date(Date.parse(`${cobr.dueDate}T00:00:00Z`) + 7 * 86_400_000)
+      .toISOString()
+      .slice(0, 10);
+    if (data > last || cobr.tentativas.filter((t) => t.tipo === 'NTAG').length >= 3)
+      return invalid('A retentativa não respeita a política PERMITE_3R_7D.');
+    cobr.tentativas.push({ dataLiquidacao: data, tipo: 'NTAG', status: 'SOLICITADA', endToEndId: fakeE2e() });
+    return send(201, cobrView(cobr));
+  }
+
   return { api, route };
 }

@@ -4,7 +4,10 @@
  * APROVADA, or REJEITADA, EXPIRADA, CANCELADA); PUT /cobr/{txid} sends one cycle's charge (CobRStatus
  * CRIADA → ATIVA → CONCLUIDA, or EXPIRADA, REJEITADA, CANCELADA); PATCH /rec/{idRec} with status
  * CANCELADA ends it from the receiver's side, PATCH /cobr/{txid} with status CANCELADA withdraws one
- * cycle's charge. encerramento.cancelamento.solicitante says who cancelled.
+ * cycle's charge. encerramento.cancelamento.solicitante says who cancelled. POST
+ * /cobr/{txid}/retentativa/{data} asks for a new attempt after a failed one, when the recurrence's
+ * politicaRetentativa is PERMITE_3R_7D (tentativas lists each attempt: SOLICITADA, AGENDADA, PAGA,
+ * REJEITADA, EXPIRADA, CANCELADA).
  */
 import type { ReceiverAccount } from '../config.ts';
 import type { NewRecurrence, PixAutomaticApi, RecurrenceState, RecurringChargeState } from '../provider.ts';
@@ -27,6 +30,8 @@ function recurrenceOf(body: Record<string, unknown>): RecurrenceState {
   };
 }
 
+const ATTEMPT_STATUSES = new Set(['SOLICITADA', 'AGENDADA', 'PAGA', 'CANCELADA', 'REJEITADA', 'EXPIRADA']);
+
 function chargeOf(body: Record<string, unknown>): RecurringChargeState {
   const status = String(body?.status);
   if (!COBR_STATUSES.has(status)) throw new PspRejected(502, { title: `unknown cobr status ${status}` });
@@ -35,6 +40,15 @@ function chargeOf(body: Record<string, unknown>): RecurringChargeState {
   return {
     status: status as RecurringChargeState['status'],
     ...(typeof paid?.endToEndId === 'string' ? { endToEndId: paid.endToEndId } : {}),
+    attempts: attempts.map((attempt) => {
+      // An attempt we cannot read could hide one under way: retrying blind could charge twice.
+      if (typeof attempt.dataLiquidacao !== 'string' || !ATTEMPT_STATUSES.has(String(attempt.status)))
+        throw new PspRejected(502, { title: `unreadable cobr tentativa ${JSON.stringify(attempt)}` });
+      return {
+        date: attempt.dataLiquidacao,
+        status: attempt.status as RecurringChargeState['attempts'][number]['status'],
+      };
+    }),
   };
 }
 
@@ -128,6 +142,24 @@ export class PixAutomatico implements PixAutomaticApi {
       if (!(error instanceof PspRejected)) throw error;
     }
     return this.getRecurringCharge(txid);
+  }
+
+  /**
+   * POST /cobr/{txid}/retentativa/{data}. A PSP that refuses (a retry for that date exists already,
+   * our earlier request having reached it) is asked for the cobr: one with an attempt on that date
+   * is the answer, else the refusal stands.
+   */
+  async requestRetry(txid: string, date: string) {
+    try {
+      const response = await this.http.call('POST', `${this.baseUrl}/cobr/${txid}/retentativa/${date}`);
+      if (response.status !== 404) return chargeOf(response.body);
+      throw new PspRejected(404, response.body ?? {});
+    } catch (error) {
+      if (!(error instanceof PspRejected)) throw error;
+      const existing = await this.getRecurringCharge(txid);
+      if (existing?.attempts.some((attempt) => attempt.date === date)) return existing;
+      throw error;
+    }
   }
 
   async getRecurringCharge(txid: string) {
