@@ -9,6 +9,7 @@ import { runSubscriptionCycles } from '../../src/modules/subscriptions/index.ts'
 import { addDays, dayOf } from '../../src/modules/subscriptions/schedule.ts';
 import { BcbPixProvider } from '../../src/providers/pix/bcb/provider.ts';
 import { liveWorkspace, startLiveWorld } from '../pix/live-support.ts';
+import { startWorld } from '../support/world.ts';
 import { monthly } from './support.ts';
 
 const live = await startLiveWorld();
@@ -54,5 +55,23 @@ describe('a live cycle’s charge', () => {
       }),
     ).rejects.toThrow(/não pertence/);
     expect(psp.automatic.cobrs.has('a'.repeat(32))).toBe(false);
+  });
+
+  it('without the receiver’s account settings, a live subscription answers 503 naming them', async () => {
+    const bare = await startWorld({
+      sandboxSettleMs: 0,
+      pix: { provider: 'bcb', bcb: psp.settings(live.webhookUrl, { receiver: undefined }) },
+    });
+    try {
+      const { live: api } = await liveWorkspace(bare, 'Sem Conta Ltda');
+      const recs = psp.automatic.recs.size;
+      const res = await api.post('/v1/live/subscriptions', monthly(addDays(dayOf(bare.clock.now()), 10)));
+      expect(res.statusCode).toBe(503);
+      expect(res.json().error).toBe('provider_unavailable');
+      expect(res.json().message).toContain('PIX_RECEIVER_ACCOUNT');
+      expect(psp.automatic.recs.size).toBe(recs);
+    } finally {
+      await bare.close();
+    }
   });
 });
