@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { progressTo, SILENT } from '../../src/platform/progress.ts';
+import { onRealPostgres } from '../support/database.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -85,7 +86,8 @@ function cli(args: string[]) {
   );
 }
 
-describe('the commands', () => {
+// The commands run on their own embedded database whatever the suite's: once, in the PGlite stage.
+describe.skipIf(onRealPostgres())('the commands', () => {
   it('verify --json: progress of the migrations and the checks on stderr, the JSON alone on stdout', async () => {
     const run = await cli(['verify', '--json']);
     expect(run.code, run.stderr).toBe(0);
