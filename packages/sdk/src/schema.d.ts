@@ -10173,7 +10173,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                /** @description `invalid_request`, `unsupported_currency`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -10184,7 +10184,7 @@ export interface paths {
                              * @description The error code: branch on it, never on the message.
                              * @enum {string}
                              */
-                            error: "invalid_request" | "workspace_id_required";
+                            error: "invalid_request" | "unsupported_currency" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -10497,7 +10497,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                /** @description `invalid_request`, `unsupported_currency`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -10508,7 +10508,7 @@ export interface paths {
                              * @description The error code: branch on it, never on the message.
                              * @enum {string}
                              */
-                            error: "invalid_request" | "workspace_id_required";
+                            error: "invalid_request" | "unsupported_currency" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -10857,7 +10857,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                /** @description `invalid_request`, `unsupported_currency`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -10868,7 +10868,7 @@ export interface paths {
                              * @description The error code: branch on it, never on the message.
                              * @enum {string}
                              */
-                            error: "invalid_request" | "workspace_id_required";
+                            error: "invalid_request" | "unsupported_currency" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -11172,7 +11172,7 @@ export interface paths {
                         "text/csv": string;
                     };
                 };
-                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                /** @description `invalid_request`, `unsupported_currency`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -11183,7 +11183,7 @@ export interface paths {
                              * @description The error code: branch on it, never on the message.
                              * @enum {string}
                              */
-                            error: "invalid_request" | "workspace_id_required";
+                            error: "invalid_request" | "unsupported_currency" | "workspace_id_required";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */

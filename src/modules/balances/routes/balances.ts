@@ -14,7 +14,7 @@ export default function route(app: App, deps: Deps) {
     app.get(
       url,
       {
-        config: { auth: 'any', subaccount: true, errors: [] },
+        config: { auth: 'any', subaccount: true, errors: ['unsupported_currency'] },
         schema: {
           tags: ['ledger'],
           summary,

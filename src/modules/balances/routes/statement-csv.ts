@@ -18,7 +18,7 @@ export default function route(app: App, deps: Deps) {
   app.get(
     '/v1/:env/statement.csv',
     {
-      config: { auth: 'any', subaccount: true, errors: [] },
+      config: { auth: 'any', subaccount: true, errors: ['unsupported_currency'] },
       schema: {
         tags: ['ledger'],
         summary: 'The statement of a date range as a CSV file, oldest line first, in a time zone',

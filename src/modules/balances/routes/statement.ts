@@ -9,7 +9,7 @@ export default function route(app: App, deps: Deps) {
   app.get(
     '/v1/:env/statement',
     {
-      config: { auth: 'any', subaccount: true, errors: [] },
+      config: { auth: 'any', subaccount: true, errors: ['unsupported_currency'] },
       schema: {
         tags: ['ledger'],
         summary:
