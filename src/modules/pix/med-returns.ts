@@ -20,7 +20,14 @@ import { eachApart, SetAsideError } from '../../platform/set-aside.ts';
 import type { BackgroundTask } from '../../platform/tasks.ts';
 import type { ReceivedPix } from '../../providers/pix/provider.ts';
 import type { PaymentView } from '../payments/schemas.ts';
-import { createPayment, findPayment, lockPayment, paymentView, transition } from '../payments/service.ts';
+import {
+  createPayment,
+  findPayment,
+  lockPayment,
+  type PaymentRow,
+  paymentView,
+  transition,
+} from '../payments/service.ts';
 import {
   findMedReturn,
   insertMedReturn,
@@ -112,16 +119,7 @@ export async function applyMedReturn(
       'Only a paid PIX charge (pix_cash_in) or subscription cycle (pix_automatic) can be returned under MED.',
     );
   if (await findMedReturn(tx, charge.workspace_id, charge.id, input.returnId)) return undefined;
-  const returned = await returnedOfCharge(tx, charge.workspace_id, charge.id, ['completed']);
-  // As a refund of a charge refunded whole: its state, not the amount asked, refuses it.
-  if (returned >= charge.amount_minor)
-    throw new AppError('invalid_state', 'The charge is fully returned; nothing remains to return.');
-  if (input.amountMinor <= 0n || input.amountMinor > charge.amount_minor - returned)
-    throw new AppError(
-      'invalid_amount',
-      `At most ${charge.amount_minor - returned} of the charge can still be returned.`,
-      [{ field: 'body.amount_minor', issue: `must be between 1 and ${charge.amount_minor - returned}` }],
-    );
+  const returned = await returnableCheck(tx, charge, input.amountMinor);
   const at = deps.clock.now();
   const id = newId();
   const shortfall = await postReturn(tx, charge, id, input.amountMinor, at);
@@ -356,4 +354,19 @@ export function completedMedReturns(pix: ReceivedPix): MedReturn[] {
         natureza: r.natureza as MedNatureza,
       };
     });
+}
+
+/** Refuses a return of more than is left of the charge; answers what was returned of it before. */
+async function returnableCheck(tx: Tx, charge: PaymentRow, amountMinor: bigint): Promise<bigint> {
+  const returned = await returnedOfCharge(tx, charge.workspace_id, charge.id, ['completed']);
+  // As a refund of a charge refunded whole: its state, not the amount asked, refuses it.
+  if (returned >= charge.amount_minor)
+    throw new AppError('invalid_state', 'The charge is fully returned; nothing remains to return.');
+  if (amountMinor <= 0n || amountMinor > charge.amount_minor - returned)
+    throw new AppError(
+      'invalid_amount',
+      `At most ${charge.amount_minor - returned} of the charge can still be returned.`,
+      [{ field: 'body.amount_minor', issue: `must be between 1 and ${charge.amount_minor - returned}` }],
+    );
+  return returned;
 }

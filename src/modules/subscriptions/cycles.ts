@@ -99,31 +99,7 @@ export async function scheduleCycle(
     at,
   );
   if (!cycle) return;
-  const fee = await feeFor(tx, row.workspace_id, row.environment, 'pix_cash_in', cycle.amount_minor);
-  await createPayment(
-    tx,
-    {
-      id: paymentId,
-      workspace_id: row.workspace_id,
-      environment: row.environment,
-      party_id: row.party_id,
-      kind: 'pix_automatic',
-      amount_minor: cycle.amount_minor,
-      currency: 'BRL',
-      // A fee above a cycle's amount cannot be taken from it: the cycle is credited whole.
-      fee_minor: fee < cycle.amount_minor ? fee : 0n,
-      description: row.description,
-      pix_txid: cycle.txid,
-      provider_ref: row.provider_ref,
-      metadata: { subscription_id: row.id, cycle: cycle.sequence, due_date: cycle.due_date },
-      counterparty: {
-        name: row.debtor_name,
-        document: row.debtor_document,
-        document_type: row.debtor_document_type,
-      },
-    },
-    { at },
-  );
+  await createCyclePayment(tx, row, cycle, paymentId, at);
   await announce(tx, row, cycle, 'subscription.cycle_scheduled', at);
 }
 
@@ -254,4 +230,39 @@ export async function cancelCycle(tx: Tx, row: SubscriptionRow, cycle: CycleRow,
   const cancelled = await updateCycle(tx, cycle, { status: 'cancelled', nextAttemptDate: null }, at);
   if (cancelled && cycle.payment_id) await transition(tx, scope, cycle.payment_id, 'expired', {}, { at });
   return !!cancelled;
+}
+
+/** The cycle's payment (kind pix_automatic, created), with the debtor as its counterparty. */
+async function createCyclePayment(
+  tx: Tx,
+  row: SubscriptionRow,
+  cycle: NonNullable<Awaited<ReturnType<typeof insertCycle>>>,
+  paymentId: string,
+  at: Date,
+): Promise<void> {
+  const fee = await feeFor(tx, row.workspace_id, row.environment, 'pix_cash_in', cycle.amount_minor);
+  await createPayment(
+    tx,
+    {
+      id: paymentId,
+      workspace_id: row.workspace_id,
+      environment: row.environment,
+      party_id: row.party_id,
+      kind: 'pix_automatic',
+      amount_minor: cycle.amount_minor,
+      currency: 'BRL',
+      // A fee above a cycle's amount cannot be taken from it: the cycle is credited whole.
+      fee_minor: fee < cycle.amount_minor ? fee : 0n,
+      description: row.description,
+      pix_txid: cycle.txid,
+      provider_ref: row.provider_ref,
+      metadata: { subscription_id: row.id, cycle: cycle.sequence, due_date: cycle.due_date },
+      counterparty: {
+        name: row.debtor_name,
+        document: row.debtor_document,
+        document_type: row.debtor_document_type,
+      },
+    },
+    { at },
+  );
 }
