@@ -19037,6 +19037,8 @@ export interface paths {
                          *       "data": {
                          *         "id": "0b6f4c1e-2a7d-4f4e-9d7a-3c2b1a0f9e8d",
                          *         "status": "created",
+                         *         "revision": 0,
+                         *         "cancelled_at": null,
                          *         "amount_minor": "12345",
                          *         "due_date": "2026-12-31",
                          *         "days_valid_after_due": 30,
@@ -19093,8 +19095,11 @@ export interface paths {
                                  * @description The charge’s payment id (kind pix_cash_in).
                                  */
                                 id: string;
-                                /** @description The payment’s status: created (waiting), completed (paid), expired, refunded… */
+                                /** @description The payment’s status: created (waiting), completed (paid), expired, refunded…; cancelled once its receiver cancelled it (PATCH status cancelled; its payment is then expired, failure_reason cancelled). */
                                 status: string;
+                                /** @description How many times it was revised or cancelled (the cobv’s revisao): 0 as created. */
+                                revision: number;
+                                cancelled_at: string | null;
                                 /** @description The original amount; once paid, the amount paid. */
                                 amount_minor: string;
                                 /** @description calendario.dataDeVencimento. */
@@ -19705,6 +19710,8 @@ export interface paths {
                          *             "charge": {
                          *               "id": "0b6f4c1e-2a7d-4f4e-9d7a-3c2b1a0f9e8d",
                          *               "status": "created",
+                         *               "revision": 0,
+                         *               "cancelled_at": null,
                          *               "amount_minor": "12345",
                          *               "due_date": "2026-12-31",
                          *               "days_valid_after_due": 30,
@@ -19785,8 +19792,11 @@ export interface paths {
                                          * @description The charge’s payment id (kind pix_cash_in).
                                          */
                                         id: string;
-                                        /** @description The payment’s status: created (waiting), completed (paid), expired, refunded… */
+                                        /** @description The payment’s status: created (waiting), completed (paid), expired, refunded…; cancelled once its receiver cancelled it (PATCH status cancelled; its payment is then expired, failure_reason cancelled). */
                                         status: string;
+                                        /** @description How many times it was revised or cancelled (the cobv’s revisao): 0 as created. */
+                                        revision: number;
+                                        cancelled_at: string | null;
                                         /** @description The original amount; once paid, the amount paid. */
                                         amount_minor: string;
                                         /** @description calendario.dataDeVencimento. */
@@ -20246,6 +20256,8 @@ export interface paths {
                          *       "data": {
                          *         "id": "0b6f4c1e-2a7d-4f4e-9d7a-3c2b1a0f9e8d",
                          *         "status": "created",
+                         *         "revision": 0,
+                         *         "cancelled_at": null,
                          *         "amount_minor": "12345",
                          *         "due_date": "2026-12-31",
                          *         "days_valid_after_due": 30,
@@ -20302,8 +20314,11 @@ export interface paths {
                                  * @description The charge’s payment id (kind pix_cash_in).
                                  */
                                 id: string;
-                                /** @description The payment’s status: created (waiting), completed (paid), expired, refunded… */
+                                /** @description The payment’s status: created (waiting), completed (paid), expired, refunded…; cancelled once its receiver cancelled it (PATCH status cancelled; its payment is then expired, failure_reason cancelled). */
                                 status: string;
+                                /** @description How many times it was revised or cancelled (the cobv’s revisao): 0 as created. */
+                                revision: number;
+                                cancelled_at: string | null;
                                 /** @description The original amount; once paid, the amount paid. */
                                 amount_minor: string;
                                 /** @description calendario.dataDeVencimento. */
@@ -41094,6 +41109,339 @@ export interface paths {
                                  */
                                 updated_at: string;
                             };
+                        };
+                    };
+                };
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/subscriptions/{id}/cycles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The cycles of a Pix Automático subscription, first to last
+         * @description Every cycle the cycle task has scheduled so far, by sequence: its due date, amount, status (scheduled, retrying, paid, failed, cancelled, skipped), the attempts made and the day of the next one; the same objects the subscription.cycle_* events carry. A cycle appears once its charge is scheduled (5 days before its due date); the one after it is the subscription’s next_due_date. Unpaged: a subscription has one cycle per period. Errors: 404 not_found (no such subscription in the workspace, or another party’s).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description sandbox or live; test is an alias of sandbox */
+                    env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "subscription_id": "01930000-0000-7000-8000-000000000001",
+                         *           "sequence": 1,
+                         *           "due_date": "2027-01-10",
+                         *           "amount_minor": "3500",
+                         *           "status": "paid",
+                         *           "payment_id": "01930000-0000-7000-8000-000000000004",
+                         *           "attempts": 1,
+                         *           "next_attempt_date": null
+                         *         },
+                         *         {
+                         *           "subscription_id": "01930000-0000-7000-8000-000000000001",
+                         *           "sequence": 2,
+                         *           "due_date": "2027-02-10",
+                         *           "amount_minor": "3500",
+                         *           "status": "scheduled",
+                         *           "payment_id": null,
+                         *           "attempts": 0,
+                         *           "next_attempt_date": null
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description The subscription the cycle belongs to.
+                                 */
+                                subscription_id: string;
+                                /** @description The cycle’s number, 1 for the start date. */
+                                sequence: number;
+                                /** @description The cycle’s due date. */
+                                due_date: string;
+                                /** @description What the cycle charges. */
+                                amount_minor: string;
+                                /**
+                                 * @description scheduled, retrying, paid, failed, cancelled or skipped.
+                                 * @enum {unknown}
+                                 */
+                                status: "scheduled" | "retrying" | "paid" | "failed" | "cancelled" | "skipped";
+                                payment_id: string | null;
+                                /** @description Payment attempts made. */
+                                attempts: number;
+                                next_attempt_date: string | null;
+                            }[];
                         };
                     };
                 };

@@ -4,6 +4,7 @@ import simulateFailPayments from './routes/simulate-fail-payments.ts';
 import simulateRunCycles from './routes/simulate-run-cycles.ts';
 import cancelSubscription from './routes/subscriptions-cancel.ts';
 import createSubscription from './routes/subscriptions-create.ts';
+import listCycles from './routes/subscriptions-cycles.ts';
 import getSubscription from './routes/subscriptions-get.ts';
 import listSubscriptions from './routes/subscriptions-list.ts';
 import { subscriptionCycles } from './sweep.ts';
@@ -17,6 +18,7 @@ export default defineModule({
     createSubscription,
     listSubscriptions,
     getSubscription,
+    listCycles,
     cancelSubscription,
     simulateAuthorise,
     simulateFailPayments,

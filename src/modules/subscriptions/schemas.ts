@@ -178,18 +178,21 @@ export const Subscription = Type.Object(
 export type SubscriptionView = Static<typeof Subscription>;
 
 /** One cycle, as the cycle events carry it. */
-export const Cycle = Type.Object({
-  subscription_id: Uuid,
-  sequence: Type.Integer({ description: 'The cycle’s number, 1 for the start date.' }),
-  due_date: Type.String({ description: 'The cycle’s due date.' }),
-  amount_minor: Type.String({ description: 'What the cycle charges.' }),
-  status: Type.Enum(CYCLE_STATUSES, {
-    description: 'scheduled, retrying, paid, failed, cancelled or skipped.',
-  }),
-  payment_id: Nullable(doc(Uuid, 'The cycle’s payment (kind pix_automatic).')),
-  attempts: Type.Integer({ description: 'Payment attempts made.' }),
-  next_attempt_date: Nullable(Type.String({ description: 'Day of the next attempt.' })),
-});
+export const Cycle = Type.Object(
+  {
+    subscription_id: doc(Uuid, 'The subscription the cycle belongs to.'),
+    sequence: Type.Integer({ description: 'The cycle’s number, 1 for the start date.' }),
+    due_date: Type.String({ description: 'The cycle’s due date.' }),
+    amount_minor: Type.String({ description: 'What the cycle charges.' }),
+    status: Type.Enum(CYCLE_STATUSES, {
+      description: 'scheduled, retrying, paid, failed, cancelled or skipped.',
+    }),
+    payment_id: Nullable(doc(Uuid, 'The cycle’s payment (kind pix_automatic).')),
+    attempts: Type.Integer({ description: 'Payment attempts made.' }),
+    next_attempt_date: Nullable(Type.String({ description: 'Day of the next attempt.' })),
+  },
+  { description: 'One cycle of a subscription: its due date, amount, status and payment attempts.' },
+);
 export type CycleView = Static<typeof Cycle>;
 
 export const SubscriptionListQuery = Type.Object(

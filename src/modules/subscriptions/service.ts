@@ -15,6 +15,7 @@ import { subscriptionNow } from './clock.ts';
 import { cancelOpenCycles } from './cycles.ts';
 import { cancelAtPsp, closeEndedCycles, createAtPsp } from './live.ts';
 import {
+  cyclesOf,
   findSubscription,
   insertSubscription,
   listSubscriptionRows,
@@ -27,12 +28,13 @@ import { addDays, CHARGE_WINDOW_DAYS, dayOf } from './schedule.ts';
 import type {
   AuthoriseRequest,
   CreateSubscriptionRequest,
+  CycleView,
   FailPaymentsRequest,
   SubscriptionListRequest,
   SubscriptionStatus,
 } from './schemas.ts';
 import { moveSubscription, viewOf } from './transitions.ts';
-import { emitSubscriptionEvent, subscriptionView } from './views.ts';
+import { cycleView, emitSubscriptionEvent, subscriptionView } from './views.ts';
 
 type Write = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
 
@@ -137,6 +139,12 @@ async function ownSubscription(q: Queryable, ctx: Ctx, id: string, lock = false)
 
 export async function getSubscription(q: Queryable, ctx: Ctx, input: { id: string }) {
   return viewOf(q, await ownSubscription(q, ctx, input.id));
+}
+
+/** A subscription's cycles, first to last: what each charged, and how its payment went. */
+export async function listCycles(q: Queryable, ctx: Ctx, input: { id: string }): Promise<CycleView[]> {
+  const row = await ownSubscription(q, ctx, input.id);
+  return (await cyclesOf(q, rowScope(row), row.id)).map(cycleView);
 }
 
 export async function listSubscriptions(q: Queryable, ctx: Ctx, input: SubscriptionListRequest) {
