@@ -140,6 +140,10 @@ const TABLE_READERS: Record<string, string[]> = {
   ledger_postings: ['modules/verify'],
   // verify checks each MED return's postings against what its party still owes of it.
   pix_med_returns: ['modules/verify'],
+  // verify sets a paid due-date charge's payment beside the amount recorded as due, and each paid
+  // subscription cycle beside its payment.
+  pix_due_charges: ['modules/verify'],
+  subscription_cycles: ['modules/verify'],
 };
 
 /** The tables a file's SQL writes. */

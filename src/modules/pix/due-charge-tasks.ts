@@ -21,6 +21,7 @@ import {
   liveDueChargesWaiting,
   sandboxDueChargesEnded,
 } from './due-charges-repo.ts';
+import { recordDueChargePaid } from './due-paid-repo.ts';
 
 /** Sandbox charges past their last day by their workspace's sandbox clock. */
 export async function expireSandboxDueCharges(deps: Deps): Promise<number> {
@@ -60,7 +61,8 @@ async function settlePaid(
       `cobv ${charge.pix_txid}: the PSP received ${pix.amountMinor}, the amount due on ${day} is ${due}`,
     );
   await deps.db.transaction(async (tx) => {
-    await payCharge(tx, deps, scope, charge.id, pix.endToEndId, { amountMinor: pix.amountMinor });
+    await payCharge(tx, deps, scope, charge.id, pix.endToEndId, { amountMinor: due });
+    await recordDueChargePaid(tx, scope, charge.id, { day, amountMinor: due });
   });
 }
 

@@ -21,6 +21,7 @@ import {
 } from '../payments/service.ts';
 import { payCharge } from './charge-payment.ts';
 import { amountDueOn, todayFor } from './due-charges.ts';
+import { recordDueChargePaid } from './due-paid-repo.ts';
 import { applyMedReturn, type MedNatureza, recoverPartyDebt } from './med-returns.ts';
 import { returnedOfCharge } from './repo.ts';
 import { pixTransfers } from './transfers.ts';
@@ -42,8 +43,11 @@ type Write = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
 export async function simulatePay(ctx: Ctx, input: { id: string }, write: Write) {
   const scope = sandboxScope(ctx.caller);
   return write(async (tx) => {
-    const due = await amountDueOn(tx, scope, input.id, await todayFor(tx, ctx.deps, ctx.caller));
-    return payCharge(tx, ctx.deps, scope, input.id, undefined, { amountMinor: due });
+    const day = await todayFor(tx, ctx.deps, ctx.caller);
+    const due = await amountDueOn(tx, scope, input.id, day);
+    const paid = await payCharge(tx, ctx.deps, scope, input.id, undefined, { amountMinor: due });
+    if (due !== undefined) await recordDueChargePaid(tx, scope, input.id, { day, amountMinor: due });
+    return paid;
   });
 }
 

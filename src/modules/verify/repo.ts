@@ -6,6 +6,7 @@ import type { Queryable } from '../../db/types.ts';
 import { PAYMENT_STATUSES, type PaymentKind, type PaymentStatus } from '../payments/schemas.ts';
 import { PAYMENT_TRANSITIONS } from '../payments/service.ts';
 import { DISPUTE_INVARIANTS } from './disputes.ts';
+import { RECURRING_INVARIANTS } from './recurring.ts';
 
 export interface Finding {
   subject: string;
@@ -63,6 +64,8 @@ export const INVARIANTS: Record<string, string> = {
       FROM ledger_journals j WHERE j.reference_type NOT IN ('payment', 'reclassification', 'dispute')`,
   // A dispute's hold journals: disputes.ts.
   ...DISPUTE_INVARIANTS,
+  // Due-date charges' and subscription cycles' payments against their records: recurring.ts.
+  ...RECURRING_INVARIANTS,
   idempotency_key_reuse: `SELECT x.workspace_id || '/' || x.environment || '/' || x.idempotency_key AS subject,
             count(*) || ' payments: ' || string_agg(x.id::text, ' ' ORDER BY x.id) AS detail
       FROM payments x WHERE x.idempotency_key IS NOT NULL

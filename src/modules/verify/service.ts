@@ -7,6 +7,7 @@ import type { Database, Queryable } from '../../db/types.ts';
 import { checkChains } from '../../ledger/seal.ts';
 import { type ProgressReporter, SILENT } from '../../platform/progress.ts';
 import { paymentLedgerProblem } from './payment-rules.ts';
+import { dueChargeAmounts } from './recurring.ts';
 import { type Finding, INVARIANTS, paymentEventsSql, paymentLedgerPage, runInvariant } from './repo.ts';
 
 export interface CheckResult {
@@ -86,7 +87,7 @@ export function verifyBooks(
   limit = 20,
   progress: ProgressReporter = SILENT,
 ): Promise<VerifyReport> {
-  const task = progress.task('verify', Object.keys(INVARIANTS).length + 4);
+  const task = progress.task('verify', Object.keys(INVARIANTS).length + 5);
   return db.transaction(async (tx) => {
     await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
     const checks: CheckResult[] = [];
@@ -102,6 +103,8 @@ export function verifyBooks(
     task.step('payment_postings');
     const { payments: _, ...postings } = await paymentPostings(tx, limit);
     checks.push(postings);
+    task.step('due_charge_amount');
+    checks.push(await dueChargeAmounts(tx, limit));
     task.step('seal_chain');
     const chain = await checkChains(tx, limit);
     checks.push({
