@@ -7,6 +7,8 @@ export const EVENT_TYPES = [
   'payment.expired',
   'payment.refunded',
   'payment.updated',
+  'due_charge.updated',
+  'due_charge.cancelled',
   'quote.executed',
   'payment_link.payment.completed',
   'wallet.created',

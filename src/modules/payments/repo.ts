@@ -272,6 +272,33 @@ export async function updateWaitingAmount(
 }
 
 /**
+ * A waiting charge's revised terms (a due-date charge's PATCH): amount, fee, expiry and payer, only
+ * while it is still created, so a revision never lands on a charge paid meanwhile.
+ */
+export async function updateWaitingTerms(
+  tx: Tx,
+  scope: PaymentScope,
+  id: string,
+  change: { amount: bigint; fee: bigint; expiresAt: Date; counterparty: Record<string, unknown>; at: Date },
+): Promise<PaymentRow | undefined> {
+  const { rows } = await tx.query<PaymentRow>(
+    `UPDATE payments SET amount_minor = $4, fee_minor = $5, expires_at = $6, counterparty = $7, updated_at = $8
+      WHERE id = $1 AND workspace_id = $2 AND environment = $3 AND status = 'created' RETURNING *`,
+    [
+      id,
+      scope.workspaceId,
+      scope.environment,
+      change.amount,
+      change.fee,
+      change.expiresAt,
+      JSON.stringify(change.counterparty),
+      change.at,
+    ],
+  );
+  return rows[0];
+}
+
+/**
  * The BR Code of a live charge recorded before its PSP had made one (a due-date charge of a lote
  * still being processed): written only where none is, so a second poll changes nothing.
  */

@@ -43,6 +43,7 @@ import {
   staleTransferRows,
   updatePaymentStatus,
   updateWaitingAmount,
+  updateWaitingTerms,
 } from './repo.ts';
 import type { PaymentKind, PaymentStatus, PaymentView } from './schemas.ts';
 
@@ -208,6 +209,31 @@ export async function repriceWaitingCharge(
   const row = await updateWaitingAmount(tx, scope, id, change);
   if (!row) throw new AppError('invalid_state', 'Only a waiting charge can be paid.');
   return row;
+}
+
+/**
+ * A waiting charge's terms revised by its receiver (a due-date charge's PATCH): amount, fee, expiry
+ * and payer change together and payment.updated carries them; 422 invalid_state once it is not waiting.
+ */
+export async function reviseWaitingCharge(
+  tx: Tx,
+  scope: PaymentScope,
+  id: string,
+  change: { amount: bigint; fee: bigint; expiresAt: Date; counterparty: Record<string, unknown>; at: Date },
+): Promise<PaymentView> {
+  const row = await updateWaitingTerms(tx, scope, id, {
+    ...change,
+    counterparty: maskCounterparty(change.counterparty) ?? {},
+  });
+  if (!row) throw new AppError('invalid_state', 'Only a waiting charge can be revised.');
+  await emitEvent(tx, {
+    workspaceId: row.workspace_id,
+    environment: row.environment,
+    type: 'payment.updated',
+    object: paymentView(row),
+    at: change.at,
+  });
+  return paymentView(row);
 }
 
 /** The PSP's BR Code for a live charge recorded without one, once the PSP has made it. */

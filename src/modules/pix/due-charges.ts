@@ -191,7 +191,9 @@ const chargeOf = (row: DueChargeRow) => ({
 /** What paying costs on `today`; zero once paid, expired or past its last payable day. */
 export function dueToday(payment: PaymentRow, row: DueChargeRow, today: string): AmountDue {
   const payable =
-    payment.status === 'created' && today <= lastPayableDate(row.due_date, row.days_valid_after_due);
+    payment.status === 'created' &&
+    !row.cancelled_at &&
+    today <= lastPayableDate(row.due_date, row.days_valid_after_due);
   return payable ? amountDue(chargeOf(row), today) : ZERO;
 }
 
@@ -200,7 +202,9 @@ export function dueChargeView(payment: PaymentRow, row: DueChargeRow, today: str
   const text = (value: bigint) => value.toString();
   return {
     id: payment.id,
-    status: payment.status,
+    status: row.cancelled_at ? 'cancelled' : payment.status,
+    revision: row.revision ?? 0,
+    cancelled_at: iso(row.cancelled_at ?? null),
     amount_minor: text(payment.amount_minor),
     due_date: row.due_date,
     days_valid_after_due: row.days_valid_after_due,
@@ -260,6 +264,9 @@ export async function amountDueOn(
 ): Promise<bigint | undefined> {
   const row = await findDueCharge(q, scope, id);
   if (!row) return undefined;
+  // The payer's PSP refuses a removed cobv: nothing is paid, nothing credited.
+  if (row.cancelled_at)
+    throw new AppError('invalid_state', 'The charge was cancelled by its receiver: it cannot be paid.');
   if (day > lastPayableDate(row.due_date, row.days_valid_after_due))
     throw new AppError('invalid_state', 'The charge has expired: its last payable day has passed.');
   const due = amountDue(chargeOf(row), day).total_minor;

@@ -3,7 +3,8 @@
  * (github.com/bacen/pix-api, openapi.yaml v2.9.0, CobVSolicitada and CobVValor) in the API's own
  * terms: amounts in minor units, percentages as decimal strings, modalities by the standard's numbers.
  */
-import { type Static, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
+import { PageQuery } from '../../platform/pagination.ts';
 import { AmountMinor, MetadataBody, Name, Nullable, Uuid } from '../../platform/schema.ts';
 
 const Percent = Type.String({
@@ -168,8 +169,18 @@ export const DueCharge = Type.Object(
   {
     id: { ...Uuid, description: 'The charge’s payment id (kind pix_cash_in).' },
     status: Type.String({
-      description: 'The payment’s status: created (waiting), completed (paid), expired, refunded…',
+      description:
+        'The payment’s status: created (waiting), completed (paid), expired, refunded…; cancelled once its receiver cancelled it (PATCH status cancelled; its payment is then expired, failure_reason cancelled).',
     }),
+    revision: Type.Integer({
+      description: 'How many times it was revised or cancelled (the cobv’s revisao): 0 as created.',
+    }),
+    cancelled_at: Nullable(
+      Type.String({
+        format: 'date-time',
+        description: 'When its receiver cancelled it; null while it stands.',
+      }),
+    ),
     amount_minor: Type.String({ description: 'The original amount; once paid, the amount paid.' }),
     due_date: Type.String({ description: 'calendario.dataDeVencimento.' }),
     days_valid_after_due: Type.Integer({ description: 'calendario.validadeAposVencimento.' }),
@@ -218,6 +229,8 @@ export type DueChargeResponse = Static<typeof DueCharge>;
 export const DUE_CHARGE_EXAMPLE: DueChargeResponse = {
   id: '0b6f4c1e-2a7d-4f4e-9d7a-3c2b1a0f9e8d',
   status: 'created',
+  revision: 0,
+  cancelled_at: null,
   amount_minor: '12345',
   due_date: '2026-12-31',
   days_valid_after_due: 30,
@@ -304,3 +317,74 @@ export const DUE_CHARGE_BATCH_EXAMPLE: DueChargeBatchResponse = {
     },
   ],
 };
+
+/** A term revised: its new shape, or null to remove it. */
+const revisedTerm = <T extends TSchema>(schema: T, name: string) =>
+  Type.Optional(Nullable(schema, { description: `The new ${name}, checked as on create; null removes it.` }));
+
+export const DueChargePatchBody = Type.Object(
+  {
+    amount_minor: Type.Optional({
+      ...AmountMinor,
+      description: 'The new original amount (valor.original), in minor units.',
+    }),
+    due_date: Type.Optional({
+      ...DateText,
+      description: 'The new due date (calendario.dataDeVencimento), today or later, São Paulo.',
+    }),
+    days_valid_after_due: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 3650,
+        description:
+          'The new number of days it can be paid after the due date (calendario.validadeAposVencimento).',
+      }),
+    ),
+    debtor: Type.Optional(Debtor),
+    fine: revisedTerm(Fine, 'fine (valor.multa)'),
+    interest: revisedTerm(Interest, 'interest (valor.juros)'),
+    rebate: revisedTerm(Rebate, 'rebate (valor.abatimento)'),
+    discount: revisedTerm(Discount, 'discount (valor.desconto)'),
+    status: Type.Optional(
+      Type.Literal('cancelled', {
+        description:
+          'cancelled cancels the charge (cobv status REMOVIDA_PELO_USUARIO_RECEBEDOR): sent alone, with no other field.',
+      }),
+    ),
+  },
+  {
+    minProperties: 1,
+    description:
+      'What to change of a waiting charge: only the fields sent change, each checked as on create against the charge as it would stand; or status cancelled alone.',
+    examples: [{ amount_minor: '15000', due_date: '2027-01-10', fine: null }, { status: 'cancelled' }],
+  },
+);
+export type DueChargePatchRequest = Static<typeof DueChargePatchBody>;
+
+export const DUE_CHARGE_STATUSES = ['created', 'completed', 'expired', 'refunded', 'cancelled'] as const;
+
+export const DueChargeListQuery = Type.Object({
+  ...PageQuery(),
+  status: Type.Optional(
+    Type.Union(
+      DUE_CHARGE_STATUSES.map((status) => Type.Literal(status)),
+      {
+        description:
+          'Only charges of this status: created (waiting), completed (paid), expired (unpaid past its last day), refunded, cancelled.',
+      },
+    ),
+  ),
+  due_date_from: Type.Optional({
+    ...DateText,
+    description: 'Only charges due on or after this date (São Paulo).',
+  }),
+  due_date_to: Type.Optional({
+    ...DateText,
+    description: 'Only charges due before this date (exclusive, as every list’s to).',
+  }),
+  party_id: Type.Optional({
+    ...Uuid,
+    description: 'Only the charges credited to this party (a party-scoped key sees its own party’s only).',
+  }),
+});
+export type DueChargeListRequest = Static<typeof DueChargeListQuery>;

@@ -7,9 +7,12 @@ import { pixWebhookRegistration } from './notifications/webhook-registration.ts'
 import { reconcileCommand } from './reconciliation/cli.ts';
 import { dailyReconciliation } from './reconciliation/daily.ts';
 import createPixCharge from './routes/charges-create.ts';
+import dueChargePage from './routes/due-charge-page.ts';
 import createDueChargeBatch from './routes/due-charges-batch.ts';
 import createDueCharges from './routes/due-charges-create.ts';
 import getDueCharge from './routes/due-charges-get.ts';
+import listDueCharges from './routes/due-charges-list.ts';
+import updateDueCharge from './routes/due-charges-update.ts';
 import createPixPayout from './routes/payouts-create.ts';
 import pspNotifications from './routes/psp-notifications.ts';
 import paymentQrCode from './routes/qr.ts';
@@ -37,6 +40,9 @@ export default defineModule({
     createDueCharges,
     createDueChargeBatch,
     getDueCharge,
+    dueChargePage,
+    listDueCharges,
+    updateDueCharge,
     createRefund,
     paymentQrCode,
     simulateCashIn,

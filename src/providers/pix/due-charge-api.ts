@@ -43,11 +43,24 @@ export interface DueChargeState {
   locId?: string;
 }
 
+/**
+ * A revision of a cobv (PATCH /cobv/{txid}, CobVRevisada): its new terms whole, or its removal
+ * (status REMOVIDA_PELO_USUARIO_RECEBEDOR), never both, as the standard refuses a removal carrying
+ * other changes.
+ */
+export type DueChargeRevision = { remove: true } | { remove: false; charge: NewDueCharge };
+
 export interface DueChargeApi {
   /** PUT /cobv/{txid}: idempotent on our txid. */
   create(input: NewDueCharge): Promise<IssuedDueCharge>;
   /** GET /cobv/{txid}: its status and the PIX received on it (pix[].valor is what was paid). */
   get(txid: string): Promise<DueChargeState | undefined>;
+  /**
+   * PATCH /cobv/{txid}: revises or removes an ATIVA cobv (its revisao goes up by 1). A PSP that is
+   * away is 503 provider_unavailable; one that refuses (the cobv paid or removed meanwhile, or not
+   * yet created from its lote) is 422 invalid_state. Either way nothing changed at the PSP.
+   */
+  revise(txid: string, revision: DueChargeRevision): Promise<void>;
   /** PUT /lotecobv/{id}: the PSP creates them in the background (202). */
   createBatch(batchId: string, description: string, items: NewDueCharge[]): Promise<void>;
   /** GET /lotecobv/{id}: each request's state. */

@@ -13,7 +13,15 @@ import type { TLSSocket } from 'node:tls';
 import type { BcbSettings } from '../../../src/providers/pix/config.ts';
 import type { TestCerts } from './certs.ts';
 import { FAKE_RECEIVER, type FakePixAutomatico, fakePixAutomatico } from './pix-automatico-psp.ts';
-import { cobvBrCode, cobvProblem, cobvView, type FakeCobv, type FakeLote } from './pix-psp-cobv.ts';
+import {
+  cobvBrCode,
+  cobvProblem,
+  cobvView,
+  type FakeCobv,
+  type FakeLote,
+  listCobvs,
+  reviseCobv,
+} from './pix-psp-cobv.ts';
 
 export const FAKE_CLIENT_ID = 'Client_Id_lastro';
 export const FAKE_CLIENT_SECRET = 'Client_Secret_lastro';
@@ -392,6 +400,10 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
       cobs.set(txid, cob);
       return send(res, 201, cobView(cob));
     }
+    if (path === '/v2/cobv' && method === 'GET') {
+      const listed = listCobvs(cobvs.values(), new URL(req.url ?? '/', 'https://fake'));
+      return send(res, listed.status, listed.body);
+    }
     const cobvAnswer = cobvRoute(method, path, body);
     if (cobvAnswer) return send(res, cobvAnswer.status, cobvAnswer.body);
     const refundPath = /^\/v2\/pix\/([^/]+)\/devolucao\/([^/]+)$/.exec(path);
@@ -496,6 +508,11 @@ export async function startFakePsp(certs: TestCerts): Promise<FakePsp> {
       const existing = cobvs.get(txid);
       if (method === 'GET')
         return existing ? { status: 200, body: cobvView(existing) } : notFound('Cobrança não encontrada');
+      if (method === 'PATCH') {
+        if (!existing) return notFound('Cobrança não encontrada');
+        const refused = reviseCobv(existing, body, FAKE_PIX_KEY);
+        return refused ? invalid(refused) : { status: 200, body: cobvView(existing) };
+      }
       if (existing) return invalid('txid já utilizado');
       const problem = cobvProblem(body, FAKE_PIX_KEY);
       return problem ? invalid(problem) : { status: 201, body: cobvView(create(txid, body)) };

@@ -14,6 +14,8 @@ export const EVENT_NAMES: Record<string, string> = {
   'payment.expired': 'Payment expired',
   'payment.refunded': 'Payment refunded',
   'payment.updated': 'Payment updated',
+  'due_charge.updated': 'Due-date charge revised',
+  'due_charge.cancelled': 'Due-date charge cancelled',
   'quote.executed': 'Quote executed',
   'payment_link.payment.completed': 'Payment link paid',
   'wallet.created': 'Wallet created',

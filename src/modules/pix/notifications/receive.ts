@@ -14,6 +14,7 @@ import type { PixProvider, ReceivedPix } from '../../../providers/pix/provider.t
 import { paymentIdOf } from '../../../providers/pix/psp-id.ts';
 import { findPayment } from '../../payments/service.ts';
 import { payCharge } from '../charge-payment.ts';
+import { isCancelledDueCharge } from '../due-charges-repo.ts';
 import { applyPspReturns, isMedNatureza } from '../med-returns.ts';
 import { pixTransfers } from '../transfers.ts';
 import { recordUnassigned } from '../unassigned.ts';
@@ -259,11 +260,49 @@ async function chargePaid(deps: Deps, provider: PixProvider, item: Item, record:
     charge.payments.some((pix) => pix.endToEndId === endToEndId && pix.amountMinor === payment!.amount_minor);
   // A txid none of ours (a merchant's static QR code carries one): a PIX without a charge of ours.
   if (!payment) return receivedWithoutCharge(deps, provider, item, record);
+  if (payment.status === 'expired' && (await isCancelledDueCharge(deps.db, payment)))
+    return paidAfterCancel(deps, provider, { payment, txid, endToEndId }, item, record);
   if (!confirmed) {
     await note(outcomeOnSettled(payment.status), payment);
     return 0;
   }
   return settleCharge(deps, provider.name, payment, endToEndId, item);
+}
+
+/**
+ * A PIX on a due-date charge its receiver cancelled (the cobv REMOVIDA_PELO_USUARIO_RECEBEDOR): the
+ * payer's PSP should have refused it, but money that arrives anyway, once the PSP's API confirms it,
+ * is held for the charge's workspace as a PIX without a charge, to assign to a party or return to the
+ * payer: never credited on a cancelled charge, never dropped.
+ */
+async function paidAfterCancel(
+  deps: Deps,
+  provider: PixProvider,
+  paid: { payment: LivePayment; txid: string; endToEndId: string },
+  item: Item,
+  record: Recorder,
+): Promise<number> {
+  const { payment, txid, endToEndId } = paid;
+  const pix = await provider.getReceivedPix?.(endToEndId);
+  const confirmed = pix?.txid === txid && pix.amountMinor !== undefined && pix.amountMinor > 0n;
+  const held =
+    confirmed &&
+    (await recordUnassigned(deps.db, {
+      workspaceId: payment.workspace_id,
+      environment: 'live',
+      endToEndId,
+      amountMinor: pix.amountMinor!,
+      payerInfo: pix.payerInfo ?? null,
+      at: deps.clock.now(),
+    })) !== undefined;
+  await record({
+    kind: 'charge',
+    reference: endToEndId,
+    outcome: held ? 'unassigned' : confirmed ? 'duplicate' : 'unconfirmed',
+    paymentId: payment.id,
+    payload: item,
+  });
+  return held ? 1 : 0;
 }
 
 /** A charge no longer waiting: paid already (a repeat), or expired or failed (an operator looks). */

@@ -4,13 +4,18 @@
  * validadeAposVencimento, devedor, valor.original with multa, juros, abatimento and desconto by
  * modalidade and valorPerc), GET /cobv/{txid} (CobVCompleta, its pix[] with what was paid), PUT
  * /lotecobv/{id} (202, created in the background) and GET /lotecobv/{id} (each cobsv[] item
- * EM_PROCESSAMENTO, CRIADA or NEGADA).
+ * EM_PROCESSAMENTO, CRIADA or NEGADA). PATCH /cobv/{txid} takes a CobVRevisada: the fields to
+ * revise (calendario, devedor, valor, solicitacaoPagador), or status REMOVIDA_PELO_USUARIO_RECEBEDOR
+ * alone; the PSP refuses it with CobVOperacaoInvalida (400) once the cobv is not ATIVA, and answers
+ * the cobv with revisao + 1.
  */
+import { AppError } from '../../../platform/errors.ts';
 import type { BcbSettings } from '../config.ts';
 import type {
   DueBatchItem,
   DueChargeApi,
   DueChargePart,
+  DueChargeRevision,
   IssuedDueCharge,
   NewDueCharge,
 } from '../due-charge-api.ts';
@@ -108,6 +113,23 @@ export class CobvApi implements DueChargeApi {
   async get(txid: string) {
     const response = await this.http.call('GET', this.url(`/cobv/${txid}`));
     return response.status === 404 ? undefined : cobvOf(response.body);
+  }
+
+  async revise(txid: string, revision: DueChargeRevision): Promise<void> {
+    // The key is the cobv's own and does not change: a revision leaves chave out.
+    const body = revision.remove
+      ? { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' }
+      : (({ chave: _key, ...revised }) => revised)(cobvBody(revision.charge, this.settings.pixKey));
+    try {
+      const response = await this.http.call('PATCH', this.url(`/cobv/${txid}`), body);
+      if (response.status === 404) throw new PspRejected(404, response.body ?? {});
+    } catch (error) {
+      if (!(error instanceof PspRejected)) throw error;
+      throw new AppError(
+        'invalid_state',
+        `The PSP refused to revise the charge (${error.problem.title ?? error.status}): it is no longer active there.`,
+      );
+    }
   }
 
   async createBatch(batchId: string, description: string, items: NewDueCharge[]): Promise<void> {
