@@ -49,6 +49,8 @@ const ADVICE: Record<ErrorCode, string> = {
   subaccount_depth_exceeded: 'Create sub-accounts from the parent workspace only.',
   invalid_split: 'At most 20 distinct parties of the workspace, each 1..10000 bps, 10000 in all.',
   invalid_state: 'Read the resource: its status does not allow this any more (or yet).',
+  amount_out_of_range:
+    "Send an amount between the subscription's minimum_minor and the payer's maximum (payer_maximum_minor, when known).",
   rate_limited: 'Wait for `Retry-After` seconds (the SDK does, with backoff) and spread your calls.',
   headers_too_large: 'Keep request headers under 16 KB.',
   internal_error:

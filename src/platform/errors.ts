@@ -32,6 +32,7 @@ export const ERROR_STATUS = {
   subaccount_depth_exceeded: 422,
   invalid_split: 422,
   invalid_state: 422,
+  amount_out_of_range: 422,
   rate_limited: 429,
   headers_too_large: 431,
   internal_error: 500,

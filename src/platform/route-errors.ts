@@ -111,6 +111,7 @@ export const EXAMPLE_MESSAGE: Record<ErrorCode, string> = {
   subaccount_depth_exceeded: 'A sub-account cannot have sub-accounts.',
   invalid_split: 'The shares must add up to 10000 bps.',
   invalid_state: 'The charge is not paid.',
+  amount_out_of_range: "The next cycle's amount must be at least the subscription's minimum_minor of 2990.",
   rate_limited: 'Too many requests; retry after the time in Retry-After.',
   headers_too_large: 'The request headers are larger than 16 KB.',
   internal_error: 'Something went wrong on our side; quote the X-Request-Id to support.',

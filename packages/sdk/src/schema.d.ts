@@ -12624,7 +12624,7 @@ export interface paths {
                     /** @description The id of the last item of the previous page: the page after it. */
                     cursor?: string;
                     /** @description An event type */
-                    type?: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
+                    type?: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "due_charge.updated" | "due_charge.cancelled" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
                     /** @description Events after this event id, oldest first, instead of newest first (the feed `lastro listen` reads). Only events at least a second old are answered, so one whose transaction commits late is never skipped. Takes no cursor. */
                     after?: string;
                     /** @description With `after`: when no event is there yet, wait up to this long (at most 25000 ms) for one before answering an empty list (long polling). */
@@ -12678,7 +12678,7 @@ export interface paths {
                                  * @description An event type
                                  * @enum {unknown}
                                  */
-                                type: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
+                                type: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "due_charge.updated" | "due_charge.cancelled" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
                                 /**
                                  * Format: date-time
                                  * @description When the change it announces was committed, ISO 8601 UTC.
@@ -13012,7 +13012,7 @@ export interface paths {
                                  * @description An event type
                                  * @enum {unknown}
                                  */
-                                type: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
+                                type: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "due_charge.updated" | "due_charge.cancelled" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
                                 /**
                                  * Format: date-time
                                  * @description When the change it announces was committed, ISO 8601 UTC.
@@ -13658,7 +13658,7 @@ export interface paths {
                          */
                         url: string;
                         /** @description Event types sent to the endpoint; ["*"] (the default) is every type, present and future. */
-                        event_types?: ("payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed" | "*")[];
+                        event_types?: ("payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "due_charge.updated" | "due_charge.cancelled" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed" | "*")[];
                         /** @description Your note about the endpoint. */
                         description?: string;
                     };
@@ -14664,7 +14664,7 @@ export interface paths {
                          */
                         url?: string;
                         /** @description Event types sent to the endpoint; ["*"] (the default) is every type, present and future. */
-                        event_types?: ("payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed" | "*")[];
+                        event_types?: ("payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "due_charge.updated" | "due_charge.cancelled" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed" | "*")[];
                         /** @description Your note about the endpoint; null clears it. */
                         description?: string | null;
                         /** @description enabled: events are delivered; disabled: none are sent. */
@@ -15397,7 +15397,7 @@ export interface paths {
                     /** @description Only deliveries in this status. */
                     status?: "pending" | "delivered" | "failed";
                     /** @description Only deliveries of this event type. */
-                    event_type?: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
+                    event_type?: "payment.created" | "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.updated" | "due_charge.updated" | "due_charge.cancelled" | "quote.executed" | "payment_link.payment.completed" | "wallet.created" | "customer.created" | "customer.updated" | "kyc.updated" | "kyc.rfi.created" | "subaccount.created" | "api_key.revoked" | "reconciliation.completed" | "dispute.opened" | "dispute.updated" | "dispute.deadline_approaching" | "dispute.closed" | "subscription.created" | "subscription.authorised" | "subscription.refused" | "subscription.cancelled" | "subscription.expired" | "subscription.completed" | "subscription.cycle_scheduled" | "subscription.cycle_skipped" | "subscription.cycle_paid" | "subscription.cycle_retrying" | "subscription.cycle_failed";
                     /** @description Only deliveries to this endpoint. */
                     endpoint_id?: string;
                 };
@@ -18853,7 +18853,500 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * PIX charges with a due date, newest first; cursor is the id of the last charge seen
+         * @description The environment's due-date charges, each as GET /pix/due-charges/{id} answers it (the amount due today included), newest first. Filter by status (cancelled is its own status here), by due date (due_date_from inclusive, due_date_to exclusive, São Paulo dates) and by party; a party-scoped key sees only its party's charges. Page with limit and cursor (the id of the last charge of the page before; anything but a UUID is 400 invalid_request). Errors: 403 forbidden (party_id outside a party-scoped key); 404 not_found (unknown party_id).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description How many to answer, 1 to 100. */
+                    limit?: number;
+                    /** @description The id of the last item of the previous page: the page after it. */
+                    cursor?: string;
+                    /** @description Only charges of this status: created (waiting), completed (paid), expired (unpaid past its last day), refunded, cancelled. */
+                    status?: "created" | "completed" | "expired" | "refunded" | "cancelled";
+                    /**
+                     * @description Only charges due on or after this date (São Paulo).
+                     * @example 2026-12-10
+                     */
+                    due_date_from?: string;
+                    /**
+                     * @description Only charges due before this date (exclusive, as every list’s to).
+                     * @example 2026-12-10
+                     */
+                    due_date_to?: string;
+                    /** @description Only the charges credited to this party (a party-scoped key sees its own party’s only). */
+                    party_id?: string;
+                };
+                header?: {
+                    /** @description Act on one of your own sub-accounts (workspace-level callers only). */
+                    "x-subaccount-id"?: string;
+                };
+                path: {
+                    /** @description sandbox or live; test is an alias of sandbox */
+                    env: "sandbox" | "live" | "test";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "id": "0b6f4c1e-2a7d-4f4e-9d7a-3c2b1a0f9e8d",
+                         *           "status": "created",
+                         *           "revision": 0,
+                         *           "cancelled_at": null,
+                         *           "amount_minor": "12345",
+                         *           "due_date": "2026-12-31",
+                         *           "days_valid_after_due": 30,
+                         *           "last_payable_date": "2027-01-30",
+                         *           "debtor": {
+                         *             "name": "Francisco da Silva",
+                         *             "document": "*********25",
+                         *             "document_type": "cpf"
+                         *           },
+                         *           "fine": {
+                         *             "modality": 2,
+                         *             "percent": "2.00"
+                         *           },
+                         *           "interest": {
+                         *             "modality": 3,
+                         *             "percent": "1.00"
+                         *           },
+                         *           "rebate": null,
+                         *           "discount": {
+                         *             "modality": 1,
+                         *             "dates": [
+                         *               {
+                         *                 "date": "2026-12-20",
+                         *                 "value_minor": "500"
+                         *               }
+                         *             ]
+                         *           },
+                         *           "today": "2026-12-01",
+                         *           "amount_due_today_minor": "11845",
+                         *           "amount_due_today": {
+                         *             "original_minor": "12345",
+                         *             "fine_minor": "0",
+                         *             "interest_minor": "0",
+                         *             "rebate_minor": "0",
+                         *             "discount_minor": "500"
+                         *           },
+                         *           "party_id": "5d1c7a9e-0b7f-4d3e-8a61-2f4e9c0b1a23",
+                         *           "currency": "BRL",
+                         *           "description": null,
+                         *           "pix_txid": "0b6f4c1e2a7d4f4e9d7a3c2b1a0f9e8d",
+                         *           "pix_qr_code": "00020101021226...6304ABCD",
+                         *           "checkout_url": "https://pay.example.com/pay/due/AT-abC6B1Et6nA5dHyo7TF0Lb0weKn1PTp16PCsaD56NHqnEDQ_wWPzb8ze5ILUA",
+                         *           "expires_at": "2027-01-31T03:00:00.000Z",
+                         *           "completed_at": null,
+                         *           "created_at": "2026-12-01T12:00:00.000Z",
+                         *           "metadata": {}
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description The charge’s payment id (kind pix_cash_in).
+                                 */
+                                id: string;
+                                /** @description The payment’s status: created (waiting), completed (paid), expired, refunded…; cancelled once its receiver cancelled it (PATCH status cancelled; its payment is then expired, failure_reason cancelled). */
+                                status: string;
+                                /** @description How many times it was revised or cancelled (the cobv’s revisao): 0 as created. */
+                                revision: number;
+                                cancelled_at: string | null;
+                                /** @description The original amount; once paid, the amount paid. */
+                                amount_minor: string;
+                                /** @description calendario.dataDeVencimento. */
+                                due_date: string;
+                                /** @description calendario.validadeAposVencimento. */
+                                days_valid_after_due: number;
+                                /** @description due_date + days_valid_after_due: the last day it can be paid. */
+                                last_payable_date: string;
+                                /** @description Who the charge is addressed to (devedor). */
+                                debtor: {
+                                    /** @description devedor.nome. */
+                                    name: string;
+                                    /** @description Masked to its last two characters. */
+                                    document: string;
+                                    /** @description cpf or cnpj. */
+                                    document_type: string;
+                                };
+                                fine: {
+                                    /** @description 1: a fixed value (value_minor); 2: a percentage of amount_minor (percent). */
+                                    modality: number;
+                                    /**
+                                     * @description A value in minor units (centavos).
+                                     * @example 500
+                                     */
+                                    value_minor?: string;
+                                    /**
+                                     * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                     * @example 2.00
+                                     */
+                                    percent?: string;
+                                } | null;
+                                interest: {
+                                    /** @description 1: a value per calendar day (value_minor); 2: percent per day; 3: percent per month (30 days); 4: percent per year (365 days). The business-day modalities 5–8 are refused (400 invalid_request). */
+                                    modality: number;
+                                    /**
+                                     * @description A value in minor units (centavos).
+                                     * @example 500
+                                     */
+                                    value_minor?: string;
+                                    /**
+                                     * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                     * @example 2.00
+                                     */
+                                    percent?: string;
+                                } | null;
+                                rebate: {
+                                    /** @description 1: a fixed value (value_minor); 2: a percentage of amount_minor (percent). */
+                                    modality: number;
+                                    /**
+                                     * @description A value in minor units (centavos).
+                                     * @example 500
+                                     */
+                                    value_minor?: string;
+                                    /**
+                                     * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                     * @example 2.00
+                                     */
+                                    percent?: string;
+                                } | null;
+                                discount: {
+                                    /** @description 1: a fixed value until each date (dates[].value_minor); 2: a percentage until each date (dates[].percent); 3: a value per calendar day paid ahead of the due date (value_minor); 5: a percentage per calendar day ahead (percent). The business-day modalities 4 and 6 are refused (400 invalid_request). */
+                                    modality: number;
+                                    /**
+                                     * @description A value in minor units (centavos).
+                                     * @example 500
+                                     */
+                                    value_minor?: string;
+                                    /**
+                                     * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                     * @example 2.00
+                                     */
+                                    percent?: string;
+                                    /** @description Modalities 1 and 2: up to three dates on or before due_date; paid on or before a date, the entry of the earliest date not yet passed applies (descontoDataFixa). */
+                                    dates?: {
+                                        /**
+                                         * @description A date YYYY-MM-DD in America/Sao_Paulo.
+                                         * @example 2026-12-10
+                                         */
+                                        date: string;
+                                        /**
+                                         * @description A value in minor units (centavos).
+                                         * @example 500
+                                         */
+                                        value_minor?: string;
+                                        /**
+                                         * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                         * @example 2.00
+                                         */
+                                        percent?: string;
+                                    }[];
+                                } | null;
+                                /** @description The São Paulo date the amount due is computed for (the sandbox clock’s in sandbox). */
+                                today: string;
+                                /** @description What paying today costs: 0 once paid or expired. */
+                                amount_due_today_minor: string;
+                                /** @description The parts of the amount due, as the standard’s componentesValor: total = original + fine + interest − rebate − discount. */
+                                amount_due_today: {
+                                    /** @description valor.original. */
+                                    original_minor: string;
+                                    /** @description The fine, once late. */
+                                    fine_minor: string;
+                                    /** @description Interest for the days late. */
+                                    interest_minor: string;
+                                    /** @description The rebate. */
+                                    rebate_minor: string;
+                                    /** @description The discount for paying early. */
+                                    discount_minor: string;
+                                };
+                                /**
+                                 * Format: uuid
+                                 * @description The party credited when it is paid.
+                                 */
+                                party_id: string;
+                                /** @description BRL. */
+                                currency: string;
+                                description: string | null;
+                                pix_txid: string | null;
+                                pix_qr_code: string | null;
+                                /**
+                                 * Format: uri
+                                 * @description The charge’s hosted page, to send the debtor: PUBLIC_BASE_URL + /pay/due/{token}. Public and unguessable (the token is signed, not the id), it shows the amount due today part by part, the BR Code and its QR while it can be paid, and says when it is paid, expired or cancelled. pt-BR, or English by Accept-Language or ?lang=en.
+                                 */
+                                checkout_url: string;
+                                expires_at: string | null;
+                                completed_at: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When it was created (ISO 8601, UTC).
+                                 */
+                                created_at: string;
+                                /** @description Your own key-value pairs, as sent. */
+                                metadata: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description `invalid_request`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "workspace_id_required";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
         put?: never;
         /**
          * Create a PIX charge with a due date (CobV): fine, interest, rebate and discounts by the standard
@@ -19080,6 +19573,7 @@ export interface paths {
                          *         "description": null,
                          *         "pix_txid": "0b6f4c1e2a7d4f4e9d7a3c2b1a0f9e8d",
                          *         "pix_qr_code": "00020101021226...6304ABCD",
+                         *         "checkout_url": "https://pay.example.com/pay/due/AT-abC6B1Et6nA5dHyo7TF0Lb0weKn1PTp16PCsaD56NHqnEDQ_wWPzb8ze5ILUA",
                          *         "expires_at": "2027-01-31T03:00:00.000Z",
                          *         "completed_at": null,
                          *         "created_at": "2026-12-01T12:00:00.000Z",
@@ -19218,6 +19712,11 @@ export interface paths {
                                 description: string | null;
                                 pix_txid: string | null;
                                 pix_qr_code: string | null;
+                                /**
+                                 * Format: uri
+                                 * @description The charge’s hosted page, to send the debtor: PUBLIC_BASE_URL + /pay/due/{token}. Public and unguessable (the token is signed, not the id), it shows the amount due today part by part, the BR Code and its QR while it can be paid, and says when it is paid, expired or cancelled. pt-BR, or English by Accept-Language or ?lang=en.
+                                 */
+                                checkout_url: string;
                                 expires_at: string | null;
                                 completed_at: string | null;
                                 /**
@@ -19753,6 +20252,7 @@ export interface paths {
                          *               "description": null,
                          *               "pix_txid": "0b6f4c1e2a7d4f4e9d7a3c2b1a0f9e8d",
                          *               "pix_qr_code": "00020101021226...6304ABCD",
+                         *               "checkout_url": "https://pay.example.com/pay/due/AT-abC6B1Et6nA5dHyo7TF0Lb0weKn1PTp16PCsaD56NHqnEDQ_wWPzb8ze5ILUA",
                          *               "expires_at": "2027-01-31T03:00:00.000Z",
                          *               "completed_at": null,
                          *               "created_at": "2026-12-01T12:00:00.000Z",
@@ -19915,6 +20415,11 @@ export interface paths {
                                         description: string | null;
                                         pix_txid: string | null;
                                         pix_qr_code: string | null;
+                                        /**
+                                         * Format: uri
+                                         * @description The charge’s hosted page, to send the debtor: PUBLIC_BASE_URL + /pay/due/{token}. Public and unguessable (the token is signed, not the id), it shows the amount due today part by part, the BR Code and its QR while it can be paid, and says when it is paid, expired or cancelled. pt-BR, or English by Accept-Language or ?lang=en.
+                                         */
+                                        checkout_url: string;
                                         expires_at: string | null;
                                         completed_at: string | null;
                                         /**
@@ -20299,6 +20804,7 @@ export interface paths {
                          *         "description": null,
                          *         "pix_txid": "0b6f4c1e2a7d4f4e9d7a3c2b1a0f9e8d",
                          *         "pix_qr_code": "00020101021226...6304ABCD",
+                         *         "checkout_url": "https://pay.example.com/pay/due/AT-abC6B1Et6nA5dHyo7TF0Lb0weKn1PTp16PCsaD56NHqnEDQ_wWPzb8ze5ILUA",
                          *         "expires_at": "2027-01-31T03:00:00.000Z",
                          *         "completed_at": null,
                          *         "created_at": "2026-12-01T12:00:00.000Z",
@@ -20437,6 +20943,11 @@ export interface paths {
                                 description: string | null;
                                 pix_txid: string | null;
                                 pix_qr_code: string | null;
+                                /**
+                                 * Format: uri
+                                 * @description The charge’s hosted page, to send the debtor: PUBLIC_BASE_URL + /pay/due/{token}. Public and unguessable (the token is signed, not the id), it shows the amount due today part by part, the BR Code and its QR while it can be paid, and says when it is paid, expired or cancelled. pt-BR, or English by Accept-Language or ?lang=en.
+                                 */
+                                checkout_url: string;
                                 expires_at: string | null;
                                 completed_at: string | null;
                                 /**
@@ -20570,6 +21081,871 @@ export interface paths {
                                 issue: string;
                             }[];
                         };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Revise a waiting PIX charge with a due date, or cancel it (status cancelled)
+         * @description Changes a charge that is waiting (status created, unpaid, within its last payable day): amount_minor, due_date, days_valid_after_due, debtor, and fine, interest, rebate or discount (null removes one). Only the fields sent change; the charge as it would stand is checked as POST /pix/due-charges checks a new one, and amount_due_today follows at once; the BR Code stays the one the payer has. status cancelled, sent alone, cancels it: it answers status cancelled, its payment becomes expired (failure_reason cancelled) and it can no longer be paid. Each change adds 1 to revision and emits due_charge.updated or due_charge.cancelled (with payment.updated or payment.expired). In live the PSP is asked first (PATCH /cobv/{txid} of the BCB API Pix; a cancellation is status REMOVIDA_PELO_USUARIO_RECEBEDOR): if it is away, 503 provider_unavailable and nothing changed. Send an Idempotency-Key to retry safely. Errors: 400 invalid_amount / invalid_request as on create (and status cancelled sent with other fields, unknown fields, an empty body); 403 forbidden; 404 not_found (unknown id, or a charge without a due date); 409 conflict (the answer stored for the Idempotency-Key expired between its check and its replay: send a new key); 422 invalid_state (the charge is paid, expired, cancelled or past its last payable day, or the PSP no longer has it active); 503 provider_unavailable.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the write safe to retry: the same key and body replay the stored response (Idempotency-Replayed: true); another body is 409 idempotency_key_reuse. */
+                    "idempotency-key"?: string;
+                    /** @description Act on one of your own sub-accounts (workspace-level callers only). */
+                    "x-subaccount-id"?: string;
+                };
+                path: {
+                    /** @description sandbox or live; test is an alias of sandbox */
+                    env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description What to change of a waiting charge: only the fields sent change, each checked as on create against the charge as it would stand; or status cancelled alone. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The new original amount (valor.original), in minor units.
+                         * @example 1050
+                         */
+                        amount_minor?: string;
+                        /**
+                         * @description The new due date (calendario.dataDeVencimento), today or later, São Paulo.
+                         * @example 2026-12-10
+                         */
+                        due_date?: string;
+                        /** @description The new number of days it can be paid after the due date (calendario.validadeAposVencimento). */
+                        days_valid_after_due?: number;
+                        /** @description Who the charge is addressed to (devedor): required by the standard for a CobV. */
+                        debtor?: {
+                            /** @description The debtor’s name (devedor.nome). */
+                            name: string;
+                            /** @description CPF or CNPJ with valid check digits, any punctuation (devedor.cpf / devedor.cnpj). Answered masked to its last two characters. */
+                            document: string;
+                        };
+                        /** @description The new fine (valor.multa), checked as on create; null removes it. */
+                        fine?: {
+                            /** @description 1: a fixed value (value_minor); 2: a percentage of amount_minor (percent). */
+                            modality: number;
+                            /**
+                             * @description A value in minor units (centavos).
+                             * @example 500
+                             */
+                            value_minor?: string;
+                            /**
+                             * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                             * @example 2.00
+                             */
+                            percent?: string;
+                        } | null;
+                        /** @description The new interest (valor.juros), checked as on create; null removes it. */
+                        interest?: {
+                            /** @description 1: a value per calendar day (value_minor); 2: percent per day; 3: percent per month (30 days); 4: percent per year (365 days). The business-day modalities 5–8 are refused (400 invalid_request). */
+                            modality: number;
+                            /**
+                             * @description A value in minor units (centavos).
+                             * @example 500
+                             */
+                            value_minor?: string;
+                            /**
+                             * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                             * @example 2.00
+                             */
+                            percent?: string;
+                        } | null;
+                        /** @description The new rebate (valor.abatimento), checked as on create; null removes it. */
+                        rebate?: {
+                            /** @description 1: a fixed value (value_minor); 2: a percentage of amount_minor (percent). */
+                            modality: number;
+                            /**
+                             * @description A value in minor units (centavos).
+                             * @example 500
+                             */
+                            value_minor?: string;
+                            /**
+                             * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                             * @example 2.00
+                             */
+                            percent?: string;
+                        } | null;
+                        /** @description The new discount (valor.desconto), checked as on create; null removes it. */
+                        discount?: {
+                            /** @description 1: a fixed value until each date (dates[].value_minor); 2: a percentage until each date (dates[].percent); 3: a value per calendar day paid ahead of the due date (value_minor); 5: a percentage per calendar day ahead (percent). The business-day modalities 4 and 6 are refused (400 invalid_request). */
+                            modality: number;
+                            /**
+                             * @description A value in minor units (centavos).
+                             * @example 500
+                             */
+                            value_minor?: string;
+                            /**
+                             * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                             * @example 2.00
+                             */
+                            percent?: string;
+                            /** @description Modalities 1 and 2: up to three dates on or before due_date; paid on or before a date, the entry of the earliest date not yet passed applies (descontoDataFixa). */
+                            dates?: {
+                                /**
+                                 * @description A date YYYY-MM-DD in America/Sao_Paulo.
+                                 * @example 2026-12-10
+                                 */
+                                date: string;
+                                /**
+                                 * @description A value in minor units (centavos).
+                                 * @example 500
+                                 */
+                                value_minor?: string;
+                                /**
+                                 * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                 * @example 2.00
+                                 */
+                                percent?: string;
+                            }[];
+                        } | null;
+                        /**
+                         * @description cancelled cancels the charge (cobv status REMOVIDA_PELO_USUARIO_RECEBEDOR): sent alone, with no other field.
+                         * @enum {string}
+                         */
+                        status?: "cancelled";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "0b6f4c1e-2a7d-4f4e-9d7a-3c2b1a0f9e8d",
+                         *         "status": "created",
+                         *         "revision": 1,
+                         *         "cancelled_at": null,
+                         *         "amount_minor": "15000",
+                         *         "due_date": "2026-12-31",
+                         *         "days_valid_after_due": 30,
+                         *         "last_payable_date": "2027-01-30",
+                         *         "debtor": {
+                         *           "name": "Francisco da Silva",
+                         *           "document": "*********25",
+                         *           "document_type": "cpf"
+                         *         },
+                         *         "fine": {
+                         *           "modality": 2,
+                         *           "percent": "2.00"
+                         *         },
+                         *         "interest": {
+                         *           "modality": 3,
+                         *           "percent": "1.00"
+                         *         },
+                         *         "rebate": null,
+                         *         "discount": {
+                         *           "modality": 1,
+                         *           "dates": [
+                         *             {
+                         *               "date": "2026-12-20",
+                         *               "value_minor": "500"
+                         *             }
+                         *           ]
+                         *         },
+                         *         "today": "2026-12-01",
+                         *         "amount_due_today_minor": "11845",
+                         *         "amount_due_today": {
+                         *           "original_minor": "12345",
+                         *           "fine_minor": "0",
+                         *           "interest_minor": "0",
+                         *           "rebate_minor": "0",
+                         *           "discount_minor": "500"
+                         *         },
+                         *         "party_id": "5d1c7a9e-0b7f-4d3e-8a61-2f4e9c0b1a23",
+                         *         "currency": "BRL",
+                         *         "description": null,
+                         *         "pix_txid": "0b6f4c1e2a7d4f4e9d7a3c2b1a0f9e8d",
+                         *         "pix_qr_code": "00020101021226...6304ABCD",
+                         *         "checkout_url": "https://pay.example.com/pay/due/AT-abC6B1Et6nA5dHyo7TF0Lb0weKn1PTp16PCsaD56NHqnEDQ_wWPzb8ze5ILUA",
+                         *         "expires_at": "2027-01-31T03:00:00.000Z",
+                         *         "completed_at": null,
+                         *         "created_at": "2026-12-01T12:00:00.000Z",
+                         *         "metadata": {}
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description A PIX charge with a due date and what paying it today costs. */
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description The charge’s payment id (kind pix_cash_in).
+                                 */
+                                id: string;
+                                /** @description The payment’s status: created (waiting), completed (paid), expired, refunded…; cancelled once its receiver cancelled it (PATCH status cancelled; its payment is then expired, failure_reason cancelled). */
+                                status: string;
+                                /** @description How many times it was revised or cancelled (the cobv’s revisao): 0 as created. */
+                                revision: number;
+                                cancelled_at: string | null;
+                                /** @description The original amount; once paid, the amount paid. */
+                                amount_minor: string;
+                                /** @description calendario.dataDeVencimento. */
+                                due_date: string;
+                                /** @description calendario.validadeAposVencimento. */
+                                days_valid_after_due: number;
+                                /** @description due_date + days_valid_after_due: the last day it can be paid. */
+                                last_payable_date: string;
+                                /** @description Who the charge is addressed to (devedor). */
+                                debtor: {
+                                    /** @description devedor.nome. */
+                                    name: string;
+                                    /** @description Masked to its last two characters. */
+                                    document: string;
+                                    /** @description cpf or cnpj. */
+                                    document_type: string;
+                                };
+                                fine: {
+                                    /** @description 1: a fixed value (value_minor); 2: a percentage of amount_minor (percent). */
+                                    modality: number;
+                                    /**
+                                     * @description A value in minor units (centavos).
+                                     * @example 500
+                                     */
+                                    value_minor?: string;
+                                    /**
+                                     * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                     * @example 2.00
+                                     */
+                                    percent?: string;
+                                } | null;
+                                interest: {
+                                    /** @description 1: a value per calendar day (value_minor); 2: percent per day; 3: percent per month (30 days); 4: percent per year (365 days). The business-day modalities 5–8 are refused (400 invalid_request). */
+                                    modality: number;
+                                    /**
+                                     * @description A value in minor units (centavos).
+                                     * @example 500
+                                     */
+                                    value_minor?: string;
+                                    /**
+                                     * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                     * @example 2.00
+                                     */
+                                    percent?: string;
+                                } | null;
+                                rebate: {
+                                    /** @description 1: a fixed value (value_minor); 2: a percentage of amount_minor (percent). */
+                                    modality: number;
+                                    /**
+                                     * @description A value in minor units (centavos).
+                                     * @example 500
+                                     */
+                                    value_minor?: string;
+                                    /**
+                                     * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                     * @example 2.00
+                                     */
+                                    percent?: string;
+                                } | null;
+                                discount: {
+                                    /** @description 1: a fixed value until each date (dates[].value_minor); 2: a percentage until each date (dates[].percent); 3: a value per calendar day paid ahead of the due date (value_minor); 5: a percentage per calendar day ahead (percent). The business-day modalities 4 and 6 are refused (400 invalid_request). */
+                                    modality: number;
+                                    /**
+                                     * @description A value in minor units (centavos).
+                                     * @example 500
+                                     */
+                                    value_minor?: string;
+                                    /**
+                                     * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                     * @example 2.00
+                                     */
+                                    percent?: string;
+                                    /** @description Modalities 1 and 2: up to three dates on or before due_date; paid on or before a date, the entry of the earliest date not yet passed applies (descontoDataFixa). */
+                                    dates?: {
+                                        /**
+                                         * @description A date YYYY-MM-DD in America/Sao_Paulo.
+                                         * @example 2026-12-10
+                                         */
+                                        date: string;
+                                        /**
+                                         * @description A value in minor units (centavos).
+                                         * @example 500
+                                         */
+                                        value_minor?: string;
+                                        /**
+                                         * @description A percentage with two decimal places, as the standard writes valorPerc: "2.00" is 2 %.
+                                         * @example 2.00
+                                         */
+                                        percent?: string;
+                                    }[];
+                                } | null;
+                                /** @description The São Paulo date the amount due is computed for (the sandbox clock’s in sandbox). */
+                                today: string;
+                                /** @description What paying today costs: 0 once paid or expired. */
+                                amount_due_today_minor: string;
+                                /** @description The parts of the amount due, as the standard’s componentesValor: total = original + fine + interest − rebate − discount. */
+                                amount_due_today: {
+                                    /** @description valor.original. */
+                                    original_minor: string;
+                                    /** @description The fine, once late. */
+                                    fine_minor: string;
+                                    /** @description Interest for the days late. */
+                                    interest_minor: string;
+                                    /** @description The rebate. */
+                                    rebate_minor: string;
+                                    /** @description The discount for paying early. */
+                                    discount_minor: string;
+                                };
+                                /**
+                                 * Format: uuid
+                                 * @description The party credited when it is paid.
+                                 */
+                                party_id: string;
+                                /** @description BRL. */
+                                currency: string;
+                                description: string | null;
+                                pix_txid: string | null;
+                                pix_qr_code: string | null;
+                                /**
+                                 * Format: uri
+                                 * @description The charge’s hosted page, to send the debtor: PUBLIC_BASE_URL + /pay/due/{token}. Public and unguessable (the token is signed, not the id), it shows the amount due today part by part, the BR Code and its QR while it can be paid, and says when it is paid, expired or cancelled. pt-BR, or English by Accept-Language or ?lang=en.
+                                 */
+                                checkout_url: string;
+                                expires_at: string | null;
+                                completed_at: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When it was created (ISO 8601, UTC).
+                                 */
+                                created_at: string;
+                                /** @description Your own key-value pairs, as sent. */
+                                metadata: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_request`, `invalid_amount`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "invalid_amount" | "workspace_id_required";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use`, `conflict` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use" | "conflict";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `invalid_state` (see the errors guide, /docs/guides/errors) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_state";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `provider_unavailable`, `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "provider_unavailable" | "database_unavailable" | "overloaded";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/pay/due/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The hosted page of a PIX charge with a due date (HTML, public, pt-BR or English)
+         * @description Public, no credentials: the page a due-date charge’s checkout_url opens. While the charge can be paid it shows whom the debtor pays, the debtor (document masked), the due date, the amount due today (São Paulo; the sandbox clock’s day in sandbox) with its parts (original, fine, interest, rebate, discount), as GET /pix/due-charges/{id} computes it, and the BR Code with its QR image. Paid, it says so; past its last payable day, expired or cancelled it says it can no longer be paid and shows no code (410). A token that names no charge answers a 404 page. pt-BR by default, English by Accept-Language or ?lang=en.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description pt-BR or en (pt, en-US… too): the page’s language, over Accept-Language; any other value is ignored. */
+                    lang?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description The last part of the charge’s checkout_url: a signed token, not the charge id. */
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the charge’s page: payable today (with its BR Code), or paid */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /** @example <!doctype html><html lang="pt-BR">…</html> */
+                        "text/html": string;
+                    };
+                };
+                /** @description `invalid_request` (see the errors guide, /docs/guides/errors) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description the token names no due-date charge */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description the charge can no longer be paid: past its last payable day, expired or cancelled */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
                     };
                 };
                 /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
@@ -40099,6 +41475,8 @@ export interface paths {
                          *           "cancelled_by": null,
                          *           "next_due_date": "2027-02-10",
                          *           "cycles_paid": 1,
+                         *           "next_amount_minor": null,
+                         *           "payer_maximum_minor": null,
                          *           "metadata": {},
                          *           "authorised_at": "2027-01-02T12:00:00.000Z",
                          *           "created_at": "2027-01-01T12:00:00.000Z",
@@ -40168,6 +41546,8 @@ export interface paths {
                                 next_due_date: string | null;
                                 /** @description Cycles paid so far. */
                                 cycles_paid: number;
+                                next_amount_minor: string | null;
+                                payer_maximum_minor: string | null;
                                 /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
@@ -40551,6 +41931,8 @@ export interface paths {
                          *         "cancelled_by": null,
                          *         "next_due_date": "2027-01-10",
                          *         "cycles_paid": 0,
+                         *         "next_amount_minor": null,
+                         *         "payer_maximum_minor": null,
                          *         "metadata": {},
                          *         "authorised_at": null,
                          *         "created_at": "2027-01-01T12:00:00.000Z",
@@ -40583,6 +41965,8 @@ export interface paths {
                              *       "cancelled_by": null,
                              *       "next_due_date": "2027-02-10",
                              *       "cycles_paid": 1,
+                             *       "next_amount_minor": null,
+                             *       "payer_maximum_minor": null,
                              *       "metadata": {},
                              *       "authorised_at": "2027-01-02T12:00:00.000Z",
                              *       "created_at": "2027-01-01T12:00:00.000Z",
@@ -40649,6 +42033,8 @@ export interface paths {
                                 next_due_date: string | null;
                                 /** @description Cycles paid so far. */
                                 cycles_paid: number;
+                                next_amount_minor: string | null;
+                                payer_maximum_minor: string | null;
                                 /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
@@ -40995,6 +42381,8 @@ export interface paths {
                          *         "cancelled_by": null,
                          *         "next_due_date": "2027-02-10",
                          *         "cycles_paid": 1,
+                         *         "next_amount_minor": null,
+                         *         "payer_maximum_minor": null,
                          *         "metadata": {},
                          *         "authorised_at": "2027-01-02T12:00:00.000Z",
                          *         "created_at": "2027-01-01T12:00:00.000Z",
@@ -41027,6 +42415,8 @@ export interface paths {
                              *       "cancelled_by": null,
                              *       "next_due_date": "2027-02-10",
                              *       "cycles_paid": 1,
+                             *       "next_amount_minor": null,
+                             *       "payer_maximum_minor": null,
                              *       "metadata": {},
                              *       "authorised_at": "2027-01-02T12:00:00.000Z",
                              *       "created_at": "2027-01-01T12:00:00.000Z",
@@ -41093,6 +42483,8 @@ export interface paths {
                                 next_due_date: string | null;
                                 /** @description Cycles paid so far. */
                                 cycles_paid: number;
+                                next_amount_minor: string | null;
+                                payer_maximum_minor: string | null;
                                 /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
@@ -41371,7 +42763,7 @@ export interface paths {
         };
         /**
          * The cycles of a Pix Automático subscription, first to last
-         * @description Every cycle the cycle task has scheduled so far, by sequence: its due date, amount, status (scheduled, retrying, paid, failed, cancelled, skipped), the attempts made and the day of the next one; the same objects the subscription.cycle_* events carry. A cycle appears once its charge is scheduled (5 days before its due date); the one after it is the subscription’s next_due_date. Unpaged: a subscription has one cycle per period. Errors: 404 not_found (no such subscription in the workspace, or another party’s).
+         * @description Every cycle the cycle task has scheduled so far, by sequence: its due date, amount, status (scheduled, retrying, paid, failed, cancelled, skipped), the attempts made and the day of the next one, and each attempt that ended (attempt_history) with, for a failed one, the PSP’s rejection code and reason (API Pix tentativas[].rejeicao; last_failure is the latest); the same objects the subscription.cycle_* events carry. A cycle appears once its charge is scheduled (5 days before its due date); the one after it is the subscription’s next_due_date. Unpaged: a subscription has one cycle per period. Errors: 404 not_found (no such subscription in the workspace, or another party’s).
          */
         get: {
             parameters: {
@@ -41400,11 +42792,29 @@ export interface paths {
                          *           "subscription_id": "01930000-0000-7000-8000-000000000001",
                          *           "sequence": 1,
                          *           "due_date": "2027-01-10",
-                         *           "amount_minor": "3500",
+                         *           "amount_minor": "4990",
                          *           "status": "paid",
                          *           "payment_id": "01930000-0000-7000-8000-000000000004",
-                         *           "attempts": 1,
-                         *           "next_attempt_date": null
+                         *           "attempts": 2,
+                         *           "next_attempt_date": null,
+                         *           "attempt_history": [
+                         *             {
+                         *               "date": "2027-01-10",
+                         *               "outcome": "failed",
+                         *               "rejection_code": "AM02",
+                         *               "rejection_reason": "Valor não permitido"
+                         *             },
+                         *             {
+                         *               "date": "2027-01-12",
+                         *               "outcome": "paid",
+                         *               "rejection_code": null,
+                         *               "rejection_reason": null
+                         *             }
+                         *           ],
+                         *           "last_failure": {
+                         *             "rejection_code": "AM02",
+                         *             "rejection_reason": "Valor não permitido"
+                         *           }
                          *         },
                          *         {
                          *           "subscription_id": "01930000-0000-7000-8000-000000000001",
@@ -41412,9 +42822,11 @@ export interface paths {
                          *           "due_date": "2027-02-10",
                          *           "amount_minor": "3500",
                          *           "status": "scheduled",
-                         *           "payment_id": null,
+                         *           "payment_id": "01930000-0000-7000-8000-000000000004",
                          *           "attempts": 0,
-                         *           "next_attempt_date": null
+                         *           "next_attempt_date": "2027-02-10",
+                         *           "attempt_history": [],
+                         *           "last_failure": null
                          *         }
                          *       ]
                          *     }
@@ -41430,7 +42842,7 @@ export interface paths {
                                 sequence: number;
                                 /** @description The cycle’s due date. */
                                 due_date: string;
-                                /** @description What the cycle charges. */
+                                /** @description What the cycle charges, in centavos: the fixed amount, the floor or the amount set for it. */
                                 amount_minor: string;
                                 /**
                                  * @description scheduled, retrying, paid, failed, cancelled or skipped.
@@ -41441,6 +42853,22 @@ export interface paths {
                                 /** @description Payment attempts made. */
                                 attempts: number;
                                 next_attempt_date: string | null;
+                                /** @description Each attempt that ended, oldest first. */
+                                attempt_history: {
+                                    /** @description The attempt’s day (dataLiquidacao), YYYY-MM-DD. */
+                                    date: string;
+                                    /**
+                                     * @description paid or failed.
+                                     * @enum {unknown}
+                                     */
+                                    outcome: "paid" | "failed";
+                                    rejection_code: string | null;
+                                    rejection_reason: string | null;
+                                }[];
+                                last_failure: {
+                                    rejection_code: string | null;
+                                    rejection_reason: string | null;
+                                } | null;
                             }[];
                         };
                     };
@@ -41695,7 +43123,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/{env}/subscriptions/{id}/cancel": {
+    "/v1/{env}/subscriptions/{id}/cycles/next": {
         parameters: {
             query?: never;
             header?: never;
@@ -41705,8 +43133,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Cancel a Pix Automático subscription: no cycle is charged after it
-         * @description The receiver cancels (live: PATCH /rec/{idRec} status CANCELADA at the PSP, then PATCH /cobr/{txid} for a cycle already sent); the cycles not yet paid are cancelled and their payments expire, but a live cycle the payer paid first (or pays before its charge could be withdrawn) is credited. Errors: 404 not_found, 422 invalid_state (already refused, cancelled, expired or completed), 503 provider_unavailable (live PSP).
+         * Set what the next cycle of a variable-amount subscription charges
+         * @description A variable-amount subscription (created with minimum_minor) charges its floor each cycle unless you set the amount of the next one: its cobr is sent for amount_minor (API Pix valor.original) when it is scheduled, 5 days before next_due_date, and the cycle after it charges the floor again unless you set it again. Setting it twice before then keeps the last. The amount must be at least minimum_minor (valorMinimoRecebedor, the floor the payer authorised) and at most the payer’s maximum when their PSP reports one (payer_maximum_minor). Errors: 400 invalid_request, 400 invalid_amount (not a positive amount), 404 not_found, 422 invalid_state (a fixed-amount subscription, or one that has ended), 422 amount_out_of_range (below the floor or above the payer’s maximum; nothing changes).
          */
         post: {
             parameters: {
@@ -41723,7 +43151,23 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            /** @description The amount of the next cycle of a variable-amount subscription. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "amount_minor": "4990"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What the next cycle charges, in centavos: at or above minimum_minor (valorMinimoRecebedor) and at or below the payer’s maximum when known.
+                         * @example 1050
+                         */
+                        amount_minor: string;
+                    };
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
@@ -41738,23 +43182,25 @@ export interface paths {
                          *         "workspace_id": "01930000-0000-7000-8000-000000000002",
                          *         "environment": "sandbox",
                          *         "party_id": "01930000-0000-7000-8000-000000000003",
-                         *         "status": "cancelled",
+                         *         "status": "active",
                          *         "debtor": {
                          *           "name": "Fulano de Tal",
                          *           "document": "*********25",
                          *           "document_type": "cpf"
                          *         },
-                         *         "amount_minor": "3500",
-                         *         "minimum_minor": null,
+                         *         "amount_minor": null,
+                         *         "minimum_minor": "2990",
                          *         "currency": "BRL",
                          *         "frequency": "monthly",
                          *         "start_date": "2027-01-10",
                          *         "end_date": null,
                          *         "retry_policy": "three_in_seven_days",
                          *         "description": "Streaming mensal",
-                         *         "cancelled_by": "receiver",
-                         *         "next_due_date": null,
+                         *         "cancelled_by": null,
+                         *         "next_due_date": "2027-02-10",
                          *         "cycles_paid": 1,
+                         *         "next_amount_minor": "4990",
+                         *         "payer_maximum_minor": null,
                          *         "metadata": {},
                          *         "authorised_at": "2027-01-02T12:00:00.000Z",
                          *         "created_at": "2027-01-01T12:00:00.000Z",
@@ -41787,6 +43233,8 @@ export interface paths {
                              *       "cancelled_by": null,
                              *       "next_due_date": "2027-02-10",
                              *       "cycles_paid": 1,
+                             *       "next_amount_minor": null,
+                             *       "payer_maximum_minor": null,
                              *       "metadata": {},
                              *       "authorised_at": "2027-01-02T12:00:00.000Z",
                              *       "created_at": "2027-01-01T12:00:00.000Z",
@@ -41853,6 +43301,487 @@ export interface paths {
                                 next_due_date: string | null;
                                 /** @description Cycles paid so far. */
                                 cycles_paid: number;
+                                next_amount_minor: string | null;
+                                payer_maximum_minor: string | null;
+                                /** @description Your own key-value pairs, as you wrote them. */
+                                metadata: {
+                                    [key: string]: unknown;
+                                };
+                                authorised_at: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When it was created.
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When its status last changed.
+                                 */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_request`, `invalid_amount`, `workspace_id_required` (see the errors guide, /docs/guides/errors) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "invalid_amount" | "workspace_id_required";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `missing_credentials`, `invalid_credentials`, `api_key_revoked` (see the errors guide, /docs/guides/errors) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials" | "api_key_revoked";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `environment_mismatch`, `production_not_enabled`, `forbidden` (see the errors guide, /docs/guides/errors) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "environment_mismatch" | "production_not_enabled" | "forbidden";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `invalid_state`, `amount_out_of_range` (see the errors guide, /docs/guides/errors) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_state" | "amount_out_of_range";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "database_unavailable" | "overloaded";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{env}/subscriptions/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a Pix Automático subscription: no cycle is charged after it
+         * @description The receiver cancels (live: PATCH /rec/{idRec} status CANCELADA at the PSP, then PATCH /cobr/{txid} for a cycle already sent); the cycles not yet paid are cancelled and their payments expire, but a live cycle the payer paid first (or pays before its charge could be withdrawn) is credited. Errors: 404 not_found, 422 invalid_state (already refused, cancelled, expired or completed), 503 provider_unavailable (live PSP).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the write safe to retry: the same key and body replay the stored response (Idempotency-Replayed: true); another body is 409 idempotency_key_reuse. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description sandbox or live; test is an alias of sandbox */
+                    env: "sandbox" | "live" | "test";
+                    /** @description The id of the record. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "01930000-0000-7000-8000-000000000001",
+                         *         "workspace_id": "01930000-0000-7000-8000-000000000002",
+                         *         "environment": "sandbox",
+                         *         "party_id": "01930000-0000-7000-8000-000000000003",
+                         *         "status": "cancelled",
+                         *         "debtor": {
+                         *           "name": "Fulano de Tal",
+                         *           "document": "*********25",
+                         *           "document_type": "cpf"
+                         *         },
+                         *         "amount_minor": "3500",
+                         *         "minimum_minor": null,
+                         *         "currency": "BRL",
+                         *         "frequency": "monthly",
+                         *         "start_date": "2027-01-10",
+                         *         "end_date": null,
+                         *         "retry_policy": "three_in_seven_days",
+                         *         "description": "Streaming mensal",
+                         *         "cancelled_by": "receiver",
+                         *         "next_due_date": null,
+                         *         "cycles_paid": 1,
+                         *         "next_amount_minor": null,
+                         *         "payer_maximum_minor": null,
+                         *         "metadata": {},
+                         *         "authorised_at": "2027-01-02T12:00:00.000Z",
+                         *         "created_at": "2027-01-01T12:00:00.000Z",
+                         *         "updated_at": "2027-01-02T12:00:00.000Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @description A Pix Automático subscription (a recurrence, BCB API Pix /rec).
+                             * @example {
+                             *       "id": "01930000-0000-7000-8000-000000000001",
+                             *       "workspace_id": "01930000-0000-7000-8000-000000000002",
+                             *       "environment": "sandbox",
+                             *       "party_id": "01930000-0000-7000-8000-000000000003",
+                             *       "status": "active",
+                             *       "debtor": {
+                             *         "name": "Fulano de Tal",
+                             *         "document": "*********25",
+                             *         "document_type": "cpf"
+                             *       },
+                             *       "amount_minor": "3500",
+                             *       "minimum_minor": null,
+                             *       "currency": "BRL",
+                             *       "frequency": "monthly",
+                             *       "start_date": "2027-01-10",
+                             *       "end_date": null,
+                             *       "retry_policy": "three_in_seven_days",
+                             *       "description": "Streaming mensal",
+                             *       "cancelled_by": null,
+                             *       "next_due_date": "2027-02-10",
+                             *       "cycles_paid": 1,
+                             *       "next_amount_minor": null,
+                             *       "payer_maximum_minor": null,
+                             *       "metadata": {},
+                             *       "authorised_at": "2027-01-02T12:00:00.000Z",
+                             *       "created_at": "2027-01-01T12:00:00.000Z",
+                             *       "updated_at": "2027-01-02T12:00:00.000Z"
+                             *     }
+                             */
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description The subscription’s id.
+                                 */
+                                id: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The workspace it belongs to.
+                                 */
+                                workspace_id: string;
+                                /** @description The environment the record belongs to: sandbox or live. */
+                                environment: "sandbox" | "live";
+                                /**
+                                 * Format: uuid
+                                 * @description The party credited with each paid cycle.
+                                 */
+                                party_id: string;
+                                /**
+                                 * @description pending_authorisation → active → cancelled, expired or completed; refused when the payer declines.
+                                 * @enum {unknown}
+                                 */
+                                status: "pending_authorisation" | "active" | "refused" | "cancelled" | "expired" | "completed";
+                                /** @description Who pays. */
+                                debtor: {
+                                    /** @description The payer’s name. */
+                                    name: string;
+                                    /** @description The payer’s CPF or CNPJ, all but its last two characters hidden. */
+                                    document: string;
+                                    /**
+                                     * @description cpf or cnpj.
+                                     * @enum {unknown}
+                                     */
+                                    document_type: "cpf" | "cnpj";
+                                };
+                                amount_minor: string | null;
+                                minimum_minor: string | null;
+                                /**
+                                 * @description Always BRL.
+                                 * @enum {string}
+                                 */
+                                currency: "BRL";
+                                /**
+                                 * @description How often a cycle falls due.
+                                 * @enum {unknown}
+                                 */
+                                frequency: "weekly" | "monthly" | "quarterly" | "semiannual" | "annual";
+                                /** @description Due date of the first cycle. */
+                                start_date: string;
+                                end_date: string | null;
+                                /**
+                                 * @description Retries after a failed payment.
+                                 * @enum {unknown}
+                                 */
+                                retry_policy: "none" | "three_in_seven_days";
+                                description: string | null;
+                                cancelled_by: ("receiver" | "payer") | null;
+                                next_due_date: string | null;
+                                /** @description Cycles paid so far. */
+                                cycles_paid: number;
+                                next_amount_minor: string | null;
+                                payer_maximum_minor: string | null;
                                 /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
@@ -42241,6 +44170,8 @@ export interface paths {
                          *         "cancelled_by": null,
                          *         "next_due_date": "2027-02-10",
                          *         "cycles_paid": 1,
+                         *         "next_amount_minor": null,
+                         *         "payer_maximum_minor": null,
                          *         "metadata": {},
                          *         "authorised_at": "2027-01-02T12:00:00.000Z",
                          *         "created_at": "2027-01-01T12:00:00.000Z",
@@ -42273,6 +44204,8 @@ export interface paths {
                              *       "cancelled_by": null,
                              *       "next_due_date": "2027-02-10",
                              *       "cycles_paid": 1,
+                             *       "next_amount_minor": null,
+                             *       "payer_maximum_minor": null,
                              *       "metadata": {},
                              *       "authorised_at": "2027-01-02T12:00:00.000Z",
                              *       "created_at": "2027-01-01T12:00:00.000Z",
@@ -42339,6 +44272,8 @@ export interface paths {
                                 next_due_date: string | null;
                                 /** @description Cycles paid so far. */
                                 cycles_paid: number;
+                                next_amount_minor: string | null;
+                                payer_maximum_minor: string | null;
                                 /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
@@ -42727,6 +44662,8 @@ export interface paths {
                          *         "cancelled_by": null,
                          *         "next_due_date": "2027-02-10",
                          *         "cycles_paid": 1,
+                         *         "next_amount_minor": null,
+                         *         "payer_maximum_minor": null,
                          *         "metadata": {},
                          *         "authorised_at": "2027-01-02T12:00:00.000Z",
                          *         "created_at": "2027-01-01T12:00:00.000Z",
@@ -42759,6 +44696,8 @@ export interface paths {
                              *       "cancelled_by": null,
                              *       "next_due_date": "2027-02-10",
                              *       "cycles_paid": 1,
+                             *       "next_amount_minor": null,
+                             *       "payer_maximum_minor": null,
                              *       "metadata": {},
                              *       "authorised_at": "2027-01-02T12:00:00.000Z",
                              *       "created_at": "2027-01-01T12:00:00.000Z",
@@ -42825,6 +44764,8 @@ export interface paths {
                                 next_due_date: string | null;
                                 /** @description Cycles paid so far. */
                                 cycles_paid: number;
+                                next_amount_minor: string | null;
+                                payer_maximum_minor: string | null;
                                 /** @description Your own key-value pairs, as you wrote them. */
                                 metadata: {
                                     [key: string]: unknown;
@@ -43442,6 +45383,996 @@ export interface paths {
                              * @enum {string}
                              */
                             error: "database_unavailable" | "overloaded";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/psp/pix/notifications/automatico": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Live PSP notifications: Pix Automático recurrences and recurring charges
+         * @description Called by the PSP, not by clients. Authenticated by the hmac query secret (constant-time), as the PIX callback. Each item names a recurrence (idRec) or a cycle’s charge (txid): the subscription is brought up to date from the PSP’s API at once (GET /rec, GET /cobr), as the cycle task’s poll would: approvals, refusals, cancellations by the payer, cycles paid, attempts rejected. Applying an item twice changes nothing. Unknown or malformed items are answered 200 and change nothing; 503 provider_unavailable when the PSP’s API cannot confirm now (the PSP delivers again).
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description the PIX_WEBHOOK_SECRET registered with the PSP */
+                    hmac?: string;
+                    /** @description where the PSP appends /rec or /cobr; ignored */
+                    ignorar?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description the API Pix callback body: {"recs": [...]} or {"cobsr": [...]} */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "cobsr": [
+                     *         {
+                     *           "idRec": "RR1234567820240115abcdefghijk",
+                     *           "txid": "3136957d93134f2184b369e8f1c0729d",
+                     *           "status": "ATIVA",
+                     *           "tentativas": [
+                     *             {
+                     *               "dataLiquidacao": "2027-01-10",
+                     *               "tipo": "AGND",
+                     *               "status": "REJEITADA",
+                     *               "endToEndId": "E12345678202701101221abcdef12345",
+                     *               "rejeicao": {
+                     *                 "codigo": "AM02",
+                     *                 "descricao": "Valor não permitido"
+                     *               }
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": unknown;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "received": 1,
+                         *         "matched": 1,
+                         *         "applied": 1
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /** @description items in the notification */
+                                received: number;
+                                /** @description items naming one of our live subscriptions */
+                                matched: number;
+                                /** @description changes made now: a status moved, a cycle credited, failed or retried */
+                                applied: number;
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_request` (see the errors guide, /docs/guides/errors) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `missing_credentials`, `invalid_credentials` (see the errors guide, /docs/guides/errors) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `provider_unavailable`, `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "provider_unavailable" | "database_unavailable" | "overloaded";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/psp/pix/notifications/automatico/rec": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Live PSP notifications: Pix Automático recurrences and recurring charges
+         * @description Called by the PSP, not by clients. Authenticated by the hmac query secret (constant-time), as the PIX callback. Each item names a recurrence (idRec) or a cycle’s charge (txid): the subscription is brought up to date from the PSP’s API at once (GET /rec, GET /cobr), as the cycle task’s poll would: approvals, refusals, cancellations by the payer, cycles paid, attempts rejected. Applying an item twice changes nothing. Unknown or malformed items are answered 200 and change nothing; 503 provider_unavailable when the PSP’s API cannot confirm now (the PSP delivers again).
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description the PIX_WEBHOOK_SECRET registered with the PSP */
+                    hmac?: string;
+                    /** @description where the PSP appends /rec or /cobr; ignored */
+                    ignorar?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description the API Pix callback body: {"recs": [...]} or {"cobsr": [...]} */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "cobsr": [
+                     *         {
+                     *           "idRec": "RR1234567820240115abcdefghijk",
+                     *           "txid": "3136957d93134f2184b369e8f1c0729d",
+                     *           "status": "ATIVA",
+                     *           "tentativas": [
+                     *             {
+                     *               "dataLiquidacao": "2027-01-10",
+                     *               "tipo": "AGND",
+                     *               "status": "REJEITADA",
+                     *               "endToEndId": "E12345678202701101221abcdef12345",
+                     *               "rejeicao": {
+                     *                 "codigo": "AM02",
+                     *                 "descricao": "Valor não permitido"
+                     *               }
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": unknown;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "received": 1,
+                         *         "matched": 1,
+                         *         "applied": 1
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /** @description items in the notification */
+                                received: number;
+                                /** @description items naming one of our live subscriptions */
+                                matched: number;
+                                /** @description changes made now: a status moved, a cycle credited, failed or retried */
+                                applied: number;
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_request` (see the errors guide, /docs/guides/errors) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `missing_credentials`, `invalid_credentials` (see the errors guide, /docs/guides/errors) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `provider_unavailable`, `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "provider_unavailable" | "database_unavailable" | "overloaded";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/psp/pix/notifications/automatico/cobr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Live PSP notifications: Pix Automático recurrences and recurring charges
+         * @description Called by the PSP, not by clients. Authenticated by the hmac query secret (constant-time), as the PIX callback. Each item names a recurrence (idRec) or a cycle’s charge (txid): the subscription is brought up to date from the PSP’s API at once (GET /rec, GET /cobr), as the cycle task’s poll would: approvals, refusals, cancellations by the payer, cycles paid, attempts rejected. Applying an item twice changes nothing. Unknown or malformed items are answered 200 and change nothing; 503 provider_unavailable when the PSP’s API cannot confirm now (the PSP delivers again).
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description the PIX_WEBHOOK_SECRET registered with the PSP */
+                    hmac?: string;
+                    /** @description where the PSP appends /rec or /cobr; ignored */
+                    ignorar?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description the API Pix callback body: {"recs": [...]} or {"cobsr": [...]} */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "cobsr": [
+                     *         {
+                     *           "idRec": "RR1234567820240115abcdefghijk",
+                     *           "txid": "3136957d93134f2184b369e8f1c0729d",
+                     *           "status": "ATIVA",
+                     *           "tentativas": [
+                     *             {
+                     *               "dataLiquidacao": "2027-01-10",
+                     *               "tipo": "AGND",
+                     *               "status": "REJEITADA",
+                     *               "endToEndId": "E12345678202701101221abcdef12345",
+                     *               "rejeicao": {
+                     *                 "codigo": "AM02",
+                     *                 "descricao": "Valor não permitido"
+                     *               }
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": unknown;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "received": 1,
+                         *         "matched": 1,
+                         *         "applied": 1
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /** @description items in the notification */
+                                received: number;
+                                /** @description items naming one of our live subscriptions */
+                                matched: number;
+                                /** @description changes made now: a status moved, a cycle credited, failed or retried */
+                                applied: number;
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_request` (see the errors guide, /docs/guides/errors) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "invalid_request";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `missing_credentials`, `invalid_credentials` (see the errors guide, /docs/guides/errors) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "missing_credentials" | "invalid_credentials";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `not_found` (see the errors guide, /docs/guides/errors) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `request_timeout` (see the errors guide, /docs/guides/errors) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "request_timeout";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `payload_too_large` (see the errors guide, /docs/guides/errors) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "payload_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `rate_limited` (see the errors guide, /docs/guides/errors) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `headers_too_large` (see the errors guide, /docs/guides/errors) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "headers_too_large";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `internal_error` (see the errors guide, /docs/guides/errors) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                            /** @description What went wrong, in a sentence for a person. */
+                            message: string;
+                            /** @description One entry per field at fault, on validation failures and refusals about a field. */
+                            details?: {
+                                /** @description The dotted path of the field in the request: body.amount_minor. */
+                                field: string;
+                                /** @description What is wrong with it: is required, unknown field, must be … */
+                                issue: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `provider_unavailable`, `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The error code: branch on it, never on the message.
+                             * @enum {string}
+                             */
+                            error: "provider_unavailable" | "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */

@@ -12,11 +12,21 @@ import { postDistribution } from '../../ledger/distribution.ts';
 import type { Deps } from '../../platform/context.ts';
 import { newId } from '../../platform/ids.ts';
 import { endToEndId } from '../../providers/pix/end-to-end-id.ts';
+import type { PspRejection } from '../../providers/pix/provider.ts';
 import { pspIdOf } from '../../providers/pix/psp-id.ts';
 import { recordSandboxReceived, SANDBOX_ISPB } from '../../providers/pix/sandbox.ts';
 import { createPayment, lockPayment, transition } from '../payments/service.ts';
 import { feeFor, recoverPartyDebt } from '../pix/service.ts';
-import { type CycleRow, cyclesOf, insertCycle, type SubscriptionRow, updateCycle } from './repo.ts';
+import {
+  type AttemptRecord,
+  type CycleRow,
+  cyclesOf,
+  insertCycle,
+  rowScope,
+  type SubscriptionRow,
+  takeNextAmount,
+  updateCycle,
+} from './repo.ts';
 import { addDays, CHARGE_WINDOW_DAYS, chargeDateOf, dayOf, dueDateOf, retryDateOf } from './schedule.ts';
 import { cycleView, emitSubscriptionEvent } from './views.ts';
 
@@ -50,10 +60,32 @@ export function sendDayOf(row: SubscriptionRow, due: string): string {
   return planned > authorised ? planned : authorised;
 }
 
+/** A failed attempt: our reason (the payment's failure_reason) and, when the PSP gave one, its rejeicao. */
+export interface AttemptFailure {
+  reason: string;
+  rejection?: PspRejection;
+}
+
+/** The attempt a cycle is on: its due date's, or the retry's day. */
+const attemptDay = (cycle: CycleRow) => cycle.next_attempt_date ?? cycle.due_date;
+
+const failedAttempt = (cycle: CycleRow, why: AttemptFailure): AttemptRecord => ({
+  date: attemptDay(cycle),
+  outcome: 'failed',
+  rejection_code: why.rejection?.code ?? null,
+  rejection_reason: why.rejection?.description || why.reason,
+});
+
+/** What a cycle charges: the amount the receiver set for it on a variable subscription, else the fixed amount or the floor. */
+export const cycleAmountOf = (row: SubscriptionRow): bigint =>
+  (row.amount_minor ?? row.next_amount_minor ?? row.minimum_minor)!;
+
 /**
  * Writes the cycle and its payment (kind pix_automatic, created), or a skipped cycle when its window
  * closed before its charge could go out (an authorisation given too late for it). Live, the cobr is
- * sent to the PSP after this commits (sent_at null until it is).
+ * sent to the PSP after this commits (sent_at null until it is). A charged cycle takes the amount
+ * the receiver set (the one after it charges the floor unless another is set); a skipped one leaves
+ * it for the next.
  */
 export async function scheduleCycle(
   tx: Tx,
@@ -69,7 +101,7 @@ export async function scheduleCycle(
     sequence: next.sequence,
     environment: row.environment,
     due_date: next.due,
-    amount_minor: (row.amount_minor ?? row.minimum_minor)!,
+    amount_minor: cycleAmountOf(row),
     attempts: 0,
   };
   if (sendDay > addDays(next.due, -CHARGE_WINDOW_DAYS.latest)) {
@@ -81,8 +113,8 @@ export async function scheduleCycle(
       sent_at: null,
       next_attempt_date: null,
     };
-    if (await insertCycle(tx, skipped, at))
-      await announce(tx, row, skipped, 'subscription.cycle_skipped', at);
+    const inserted = await insertCycle(tx, skipped, at);
+    if (inserted) await announce(tx, row, inserted, 'subscription.cycle_skipped', at);
     return;
   }
   const paymentId = newId();
@@ -99,6 +131,7 @@ export async function scheduleCycle(
     at,
   );
   if (!cycle) return;
+  if (row.next_amount_minor !== null) await takeNextAmount(tx, rowScope(row), row.id);
   await createCyclePayment(tx, row, cycle, paymentId, at);
   await announce(tx, row, cycle, 'subscription.cycle_scheduled', at);
 }
@@ -122,7 +155,12 @@ export async function creditCycle(
   const paid = await updateCycle(
     tx,
     cycle,
-    { status: 'paid', attempts: cycle.attempts + 1, nextAttemptDate: null },
+    {
+      status: 'paid',
+      attempts: cycle.attempts + 1,
+      nextAttemptDate: null,
+      attempt: { date: attemptDay(cycle), outcome: 'paid', rejection_code: null, rejection_reason: null },
+    },
     at,
   );
   if (!paid) return false;
@@ -179,35 +217,49 @@ export async function failAttempt(
   row: SubscriptionRow,
   cycle: CycleRow,
   at: Date,
-  reason: string,
+  why: AttemptFailure,
   after?: string,
 ): Promise<CycleRow | undefined> {
   const attempts = cycle.attempts + 1;
-  return retryOrFail(tx, row, cycle, at, reason, {
+  return retryOrFail(tx, row, cycle, at, why, {
     attempts,
     retry: retryDateOf(cycle.due_date, row.retry_policy, attempts, after),
+    record: failedAttempt(cycle, why),
   });
 }
 
-/** The cycle retrying on `retry` after `attempts` failed attempts, or failed when there is none. */
+/**
+ * The cycle retrying on `retry` after `attempts` failed attempts, or failed when there is none;
+ * `record` is the attempt that failed, when this call counts it (a retry asked again does not).
+ */
 export async function retryOrFail(
   tx: Tx,
   row: SubscriptionRow,
   cycle: CycleRow,
   at: Date,
-  reason: string,
-  next: { attempts: number; retry: string | null },
+  why: AttemptFailure,
+  next: { attempts: number; retry: string | null; record?: AttemptRecord },
 ): Promise<CycleRow | undefined> {
-  const { attempts, retry } = next;
+  const { attempts, retry, record } = next;
   if (retry) {
-    const moved = await updateCycle(tx, cycle, { status: 'retrying', attempts, nextAttemptDate: retry }, at);
+    const moved = await updateCycle(
+      tx,
+      cycle,
+      { status: 'retrying', attempts, nextAttemptDate: retry, attempt: record },
+      at,
+    );
     if (moved) await announce(tx, row, moved, 'subscription.cycle_retrying', at);
     return moved;
   }
-  const failed = await updateCycle(tx, cycle, { status: 'failed', attempts, nextAttemptDate: null }, at);
+  const failed = await updateCycle(
+    tx,
+    cycle,
+    { status: 'failed', attempts, nextAttemptDate: null, attempt: record },
+    at,
+  );
   if (!failed) return undefined;
   const scope = { workspaceId: row.workspace_id, environment: row.environment };
-  await transition(tx, scope, cycle.payment_id!, 'failed', { failure_reason: reason }, { at });
+  await transition(tx, scope, cycle.payment_id!, 'failed', { failure_reason: why.reason }, { at });
   await announce(tx, row, failed, 'subscription.cycle_failed', at);
   return failed;
 }

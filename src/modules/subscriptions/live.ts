@@ -32,8 +32,10 @@ import {
   type CycleRow,
   cyclesOf,
   findSubscription,
+  type NewSubscriptionRow,
   rowScope,
   type SubscriptionRow,
+  setPayerMaximum,
   updateCycle,
 } from './repo.ts';
 import { addDays, CHARGE_WINDOW_DAYS, dayOf, retryDateOf } from './schedule.ts';
@@ -59,10 +61,7 @@ function automatic(deps: Deps): PixAutomaticApi {
 }
 
 /** POST /rec: the recurrence's idRec at the PSP. */
-export async function createAtPsp(
-  deps: Deps,
-  row: Omit<SubscriptionRow, 'failures_planned'>,
-): Promise<string> {
+export async function createAtPsp(deps: Deps, row: NewSubscriptionRow): Promise<string> {
   try {
     const created = await automatic(deps).createRecurrence({
       contract: row.id,
@@ -110,9 +109,15 @@ const STATUS_OF: Record<RecurrenceState['status'], SubscriptionStatus> = {
   CANCELADA: 'cancelled',
 };
 
-/** What the PSP says of the recurrence, applied when it differs: authorised, refused, expired, cancelled. */
+/**
+ * What the PSP says of the recurrence, applied when it differs: authorised, refused, expired,
+ * cancelled; and the payer's maximum, when the PSP reports one.
+ */
 async function followRecurrence(deps: Deps, row: SubscriptionRow, now: Date): Promise<number> {
   const state = await automatic(deps).getRecurrence(row.provider_ref!);
+  const maximum = state?.payerMaximumMinor;
+  if (maximum && maximum !== row.payer_maximum_minor)
+    await deps.db.transaction((tx) => setPayerMaximum(tx, rowScope(row), row.id, maximum));
   const to = state && STATUS_OF[state.status];
   if (!to || to === row.status || to === 'pending_authorisation') return 0;
   return deps.db.transaction(async (tx) => {
@@ -183,7 +188,8 @@ async function retryCycle(
   now: Date,
 ): Promise<number> {
   if (state.attempts.some((attempt) => OPEN_ATTEMPT.has(attempt.status))) return 0;
-  const failed = state.attempts.filter((attempt) => FAILED_ATTEMPT.has(attempt.status)).length;
+  const failedAttempts = state.attempts.filter((attempt) => FAILED_ATTEMPT.has(attempt.status));
+  const failed = failedAttempts.length;
   if (failed === 0) return 0;
   const today = dayOf(now);
   const moved = await deps.db.transaction(async (tx) => {
@@ -191,11 +197,13 @@ async function retryCycle(
     const fresh =
       current && (await cyclesOf(tx, rowScope(row), row.id)).find((c) => c.sequence === cycle.sequence);
     if (!current || !fresh || !isOpenCycle(fresh)) return undefined;
-    if (fresh.attempts < failed) return failAttempt(tx, current, fresh, now, 'psp_attempt_failed', today);
+    // The attempt counted now is the first failed one not yet counted, with the payer's PSP's reason.
+    const why = { reason: 'psp_attempt_failed', rejection: failedAttempts[fresh.attempts]?.rejection };
+    if (fresh.attempts < failed) return failAttempt(tx, current, fresh, now, why, today);
     // Counted, but its day passed before the retry was asked (the worker was away): the next day.
     if (fresh.next_attempt_date! > today) return fresh;
     const retry = retryDateOf(fresh.due_date, current.retry_policy, fresh.attempts, today);
-    return retryOrFail(tx, current, fresh, now, 'psp_attempt_failed', { attempts: fresh.attempts, retry });
+    return retryOrFail(tx, current, fresh, now, why, { attempts: fresh.attempts, retry });
   });
   if (moved?.status !== 'retrying') return moved ? 1 : 0;
   const date = moved.next_attempt_date!;
@@ -215,13 +223,11 @@ async function followCycle(deps: Deps, row: SubscriptionRow, cycle: CycleRow, no
     if (state.status === 'CONCLUIDA')
       return (await creditCycle(tx, deps, current, cycle, now, state.endToEndId)) ? 1 : 0;
     // REJEITADA, EXPIRADA or CANCELADA is the cobr's end (a rejection no retry can mend): final.
-    await failAttempt(
-      tx,
-      { ...current, retry_policy: 'none' },
-      cycle,
-      now,
-      `psp_${state.status.toLowerCase()}`,
-    );
+    const rejection = state.ending ?? state.attempts.findLast((a) => a.rejection)?.rejection;
+    await failAttempt(tx, { ...current, retry_policy: 'none' }, cycle, now, {
+      reason: `psp_${state.status.toLowerCase()}`,
+      rejection,
+    });
     return 1;
   });
 }

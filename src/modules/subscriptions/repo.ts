@@ -31,6 +31,8 @@ export interface SubscriptionRow {
   cancelled_by: 'receiver' | 'payer' | null;
   metadata: Record<string, unknown>;
   failures_planned: number;
+  next_amount_minor: bigint | null;
+  payer_maximum_minor: bigint | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -48,6 +50,15 @@ export interface CycleRow {
   sent_at: Date | null;
   attempts: number;
   next_attempt_date: string | null;
+  attempt_history: AttemptRecord[];
+}
+
+/** One payment attempt as it ended; a failed one with what the PSP said of it, when it said. */
+export interface AttemptRecord {
+  date: string;
+  outcome: 'paid' | 'failed';
+  rejection_code: string | null;
+  rejection_reason: string | null;
 }
 
 export const rowScope = (row: { workspace_id: string; environment: Environment }): Scope => ({
@@ -59,12 +70,17 @@ export const rowScope = (row: { workspace_id: string; environment: Environment }
 const SUBSCRIPTION_COLUMNS = `workspace_id, id, environment, party_id, status, debtor_name, debtor_document,
   debtor_document_type, amount_minor, minimum_minor, frequency, to_char(start_date, 'YYYY-MM-DD') AS start_date,
   to_char(end_date, 'YYYY-MM-DD') AS end_date, retry_policy, description, provider_ref, authorised_at,
-  cancelled_by, metadata, failures_planned, created_at, updated_at`;
+  cancelled_by, metadata, failures_planned, next_amount_minor, payer_maximum_minor, created_at, updated_at`;
 const CYCLE_COLUMNS = `workspace_id, subscription_id, sequence, environment, payment_id,
   to_char(due_date, 'YYYY-MM-DD') AS due_date, amount_minor, status, txid, sent_at, attempts,
-  to_char(next_attempt_date, 'YYYY-MM-DD') AS next_attempt_date`;
+  to_char(next_attempt_date, 'YYYY-MM-DD') AS next_attempt_date, attempt_history`;
 
-export async function insertSubscription(tx: Tx, row: Omit<SubscriptionRow, 'failures_planned'>) {
+export type NewSubscriptionRow = Omit<
+  SubscriptionRow,
+  'failures_planned' | 'next_amount_minor' | 'payer_maximum_minor'
+>;
+
+export async function insertSubscription(tx: Tx, row: NewSubscriptionRow) {
   const { rows } = await tx.query<SubscriptionRow>(
     `INSERT INTO subscriptions (workspace_id, id, environment, party_id, status, debtor_name, debtor_document,
        debtor_document_type, amount_minor, minimum_minor, frequency, start_date, end_date, retry_policy,
@@ -210,7 +226,11 @@ export async function cyclesOf(q: Queryable, scope: Scope, subscriptionId: strin
 }
 
 /** Inserts a cycle unless it exists: the row when this call made it. */
-export async function insertCycle(tx: Tx, row: CycleRow, at: Date): Promise<CycleRow | undefined> {
+export async function insertCycle(
+  tx: Tx,
+  row: Omit<CycleRow, 'attempt_history'>,
+  at: Date,
+): Promise<CycleRow | undefined> {
   const { rows } = await tx.query<CycleRow>(
     `INSERT INTO subscription_cycles (workspace_id, subscription_id, sequence, environment, payment_id, due_date,
        amount_minor, status, txid, sent_at, attempts, next_attempt_date, created_at, updated_at)
@@ -239,13 +259,20 @@ export async function insertCycle(tx: Tx, row: CycleRow, at: Date): Promise<Cycl
 export async function updateCycle(
   tx: Tx,
   cycle: CycleRow,
-  change: { status: CycleStatus; attempts?: number; nextAttemptDate?: string | null; sentAt?: Date },
+  change: {
+    status: CycleStatus;
+    attempts?: number;
+    nextAttemptDate?: string | null;
+    sentAt?: Date;
+    attempt?: AttemptRecord;
+  },
   at: Date,
 ): Promise<CycleRow | undefined> {
   const { rows } = await tx.query<CycleRow>(
     `UPDATE subscription_cycles
         SET status = $5, attempts = COALESCE($6, attempts), next_attempt_date = $7,
-            sent_at = COALESCE($8, sent_at), updated_at = $9
+            sent_at = COALESCE($8, sent_at), updated_at = $9,
+            attempt_history = attempt_history || COALESCE($12::jsonb, '[]'::jsonb)
       WHERE workspace_id = $1 AND subscription_id = $2 AND sequence = $3 AND status = $4
         AND attempts = $10 AND sent_at IS NOT DISTINCT FROM $11
       RETURNING ${CYCLE_COLUMNS}`,
@@ -261,7 +288,63 @@ export async function updateCycle(
       at,
       cycle.attempts,
       cycle.sent_at,
+      change.attempt ? JSON.stringify([change.attempt]) : null,
     ],
+  );
+  return rows[0];
+}
+
+/** The amount the receiver set for the next cycle (null: the floor again); the row as it now is. */
+export async function setNextAmount(
+  tx: Tx,
+  scope: Scope,
+  id: string,
+  change: { amountMinor: bigint | null; at: Date },
+): Promise<SubscriptionRow> {
+  const { rows } = await tx.query<SubscriptionRow>(
+    `UPDATE subscriptions SET next_amount_minor = $4, updated_at = $5
+      WHERE workspace_id = $1 AND environment = $2 AND id = $3 RETURNING ${SUBSCRIPTION_COLUMNS}`,
+    [scope.workspaceId, scope.environment, id, change.amountMinor, change.at],
+  );
+  return rows[0]!;
+}
+
+/** The set amount is taken by the cycle just scheduled: the one after it charges the floor again. */
+export async function takeNextAmount(tx: Tx, scope: Scope, id: string): Promise<void> {
+  await tx.query(
+    `UPDATE subscriptions SET next_amount_minor = NULL
+      WHERE workspace_id = $1 AND environment = $2 AND id = $3`,
+    [scope.workspaceId, scope.environment, id],
+  );
+}
+
+/** The payer's maximum (valor.valorMaximo) when the PSP reports one. */
+export async function setPayerMaximum(tx: Tx, scope: Scope, id: string, maximumMinor: bigint): Promise<void> {
+  await tx.query(
+    `UPDATE subscriptions SET payer_maximum_minor = $4
+      WHERE workspace_id = $1 AND environment = $2 AND id = $3
+        AND payer_maximum_minor IS DISTINCT FROM $4`,
+    [scope.workspaceId, scope.environment, id, maximumMinor],
+  );
+}
+
+/**
+ * The live subscription a PSP notification names, by its recurrence's idRec or one of its cycles'
+ * txid, in whichever workspace it is: the PSP's notification carries no workspace.
+ */
+export async function findLiveSubscriptionByPspRef(
+  q: Queryable,
+  ref: { idRec?: string; txid?: string },
+): Promise<SubscriptionRow | undefined> {
+  const { rows } = await q.query<SubscriptionRow>(
+    `SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions s
+      WHERE environment = 'live' AND (
+        ($1::text IS NOT NULL AND provider_ref = $1) OR
+        ($2::text IS NOT NULL AND EXISTS (
+          SELECT 1 FROM subscription_cycles c WHERE c.workspace_id = s.workspace_id
+             AND c.subscription_id = s.id AND c.environment = 'live' AND c.txid = $2)))
+      LIMIT 1`,
+    [ref.idRec ?? null, ref.txid ?? null],
   );
   return rows[0];
 }

@@ -102,6 +102,77 @@ export const CreateSubscriptionBody = Type.Object(
 );
 export type CreateSubscriptionRequest = Static<typeof CreateSubscriptionBody>;
 
+const Rejection = {
+  rejection_code: Nullable(
+    Type.String({
+      description:
+        'The PSP’s rejection code for a failed attempt (API Pix tentativas[].rejeicao.codigo, the SPI’s catalogue: AM02, AC06, …); null when paid, or when the PSP gave none (sandbox).',
+    }),
+  ),
+  rejection_reason: Nullable(
+    Type.String({
+      description:
+        'Why it failed: the PSP’s rejeicao.descricao, else ours (payer_insufficient_funds in sandbox, psp_attempt_failed, psp_rejeitada, psp_expirada, psp_cancelada); null when paid.',
+    }),
+  ),
+};
+
+const Attempt = Type.Object(
+  {
+    date: Type.String({ description: 'The attempt’s day (dataLiquidacao), YYYY-MM-DD.' }),
+    outcome: Type.Enum(['paid', 'failed'], { description: 'paid or failed.' }),
+    ...Rejection,
+  },
+  { description: 'One payment attempt of the cycle, as it ended.' },
+);
+
+/** One cycle, as the subscription and the cycle events show it. */
+export const Cycle = Type.Object(
+  {
+    subscription_id: doc(Uuid, 'The subscription the cycle belongs to.'),
+    sequence: Type.Integer({ description: 'The cycle’s number, 1 for the start date.' }),
+    due_date: Type.String({ description: 'The cycle’s due date.' }),
+    amount_minor: Type.String({
+      description:
+        'What the cycle charges, in centavos: the fixed amount, the floor or the amount set for it.',
+    }),
+    status: Type.Enum(CYCLE_STATUSES, {
+      description: 'scheduled, retrying, paid, failed, cancelled or skipped.',
+    }),
+    payment_id: Nullable(doc(Uuid, 'The cycle’s payment (kind pix_automatic).')),
+    attempts: Type.Integer({ description: 'Payment attempts made.' }),
+    next_attempt_date: Nullable(Type.String({ description: 'Day of the next attempt.' })),
+    attempt_history: Type.Array(Attempt, { description: 'Each attempt that ended, oldest first.' }),
+    last_failure: Nullable(
+      Type.Object(Rejection, {
+        description: 'The last failed attempt’s rejection, as attempt_history has it; null when none failed.',
+      }),
+    ),
+  },
+  { description: 'One cycle of a subscription: a charge (cobr) and its payment.' },
+);
+export type CycleView = Static<typeof Cycle>;
+
+export const CYCLE_EXAMPLE: CycleView = {
+  subscription_id: '01930000-0000-7000-8000-000000000001',
+  sequence: 1,
+  due_date: '2027-01-10',
+  amount_minor: '4990',
+  status: 'retrying',
+  payment_id: '01930000-0000-7000-8000-000000000004',
+  attempts: 1,
+  next_attempt_date: '2027-01-12',
+  attempt_history: [
+    {
+      date: '2027-01-10',
+      outcome: 'failed',
+      rejection_code: 'AM02',
+      rejection_reason: 'Valor não permitido',
+    },
+  ],
+  last_failure: { rejection_code: 'AM02', rejection_reason: 'Valor não permitido' },
+};
+
 export const Subscription = Type.Object(
   {
     id: doc(Uuid, 'The subscription’s id.'),
@@ -141,6 +212,18 @@ export const Subscription = Type.Object(
       Type.String({ description: 'Due date of the next cycle not yet charged; null once ended.' }),
     ),
     cycles_paid: Type.Integer({ description: 'Cycles paid so far.' }),
+    next_amount_minor: Nullable(
+      Type.String({
+        description:
+          'Variable amount: what the next cycle charged will charge, as set with POST …/cycles/next; null: the floor (or the fixed amount).',
+      }),
+    ),
+    payer_maximum_minor: Nullable(
+      Type.String({
+        description:
+          'The most the payer authorised per cycle, when their PSP reports it (not carried by the API Pix v2.9.0: usually null).',
+      }),
+    ),
     metadata: Metadata,
     authorised_at: Nullable(doc(Timestamp, 'When the payer authorised it.')),
     created_at: doc(Timestamp, 'When it was created.'),
@@ -167,6 +250,8 @@ export const Subscription = Type.Object(
         cancelled_by: null,
         next_due_date: '2027-02-10',
         cycles_paid: 1,
+        next_amount_minor: null,
+        payer_maximum_minor: null,
         metadata: {},
         authorised_at: '2027-01-02T12:00:00.000Z',
         created_at: '2027-01-01T12:00:00.000Z',
@@ -176,24 +261,6 @@ export const Subscription = Type.Object(
   },
 );
 export type SubscriptionView = Static<typeof Subscription>;
-
-/** One cycle, as the cycle events carry it. */
-export const Cycle = Type.Object(
-  {
-    subscription_id: doc(Uuid, 'The subscription the cycle belongs to.'),
-    sequence: Type.Integer({ description: 'The cycle’s number, 1 for the start date.' }),
-    due_date: Type.String({ description: 'The cycle’s due date.' }),
-    amount_minor: Type.String({ description: 'What the cycle charges.' }),
-    status: Type.Enum(CYCLE_STATUSES, {
-      description: 'scheduled, retrying, paid, failed, cancelled or skipped.',
-    }),
-    payment_id: Nullable(doc(Uuid, 'The cycle’s payment (kind pix_automatic).')),
-    attempts: Type.Integer({ description: 'Payment attempts made.' }),
-    next_attempt_date: Nullable(Type.String({ description: 'Day of the next attempt.' })),
-  },
-  { description: 'One cycle of a subscription: its due date, amount, status and payment attempts.' },
-);
-export type CycleView = Static<typeof Cycle>;
 
 export const SubscriptionListQuery = Type.Object(
   {
@@ -230,3 +297,17 @@ export const FailPaymentsBody = Type.Object(
   { description: 'Makes the payer’s next payment attempts fail (no funds).', examples: [{ attempts: 1 }] },
 );
 export type FailPaymentsRequest = Static<typeof FailPaymentsBody>;
+
+export const NextCycleBody = Type.Object(
+  {
+    amount_minor: doc(
+      AmountMinor,
+      'What the next cycle charges, in centavos: at or above minimum_minor (valorMinimoRecebedor) and at or below the payer’s maximum when known.',
+    ),
+  },
+  {
+    description: 'The amount of the next cycle of a variable-amount subscription.',
+    examples: [{ amount_minor: '4990' }],
+  },
+);
+export type NextCycleRequest = Static<typeof NextCycleBody>;

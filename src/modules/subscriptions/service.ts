@@ -23,6 +23,7 @@ import {
   rowScope,
   type Scope,
   type SubscriptionRow,
+  setNextAmount,
 } from './repo.ts';
 import { addDays, CHARGE_WINDOW_DAYS, dayOf } from './schedule.ts';
 import type {
@@ -30,6 +31,7 @@ import type {
   CreateSubscriptionRequest,
   CycleView,
   FailPaymentsRequest,
+  NextCycleRequest,
   SubscriptionListRequest,
   SubscriptionStatus,
 } from './schemas.ts';
@@ -211,4 +213,37 @@ export async function simulatePaymentFailures(
     await planFailures(tx, rowScope(row), row.id, input.attempts ?? 1);
     return viewOf(tx, row);
   });
+}
+
+/**
+ * The amount of the next cycle charged of a variable-amount subscription (its cobr's valor.original):
+ * at or above the floor the payer authorised (valorMinimoRecebedor), and at or below the payer's
+ * maximum when their PSP reported one, else 422 amount_out_of_range and nothing changes. It is taken
+ * by that cycle when its charge is scheduled; the cycle after it charges the floor unless set again.
+ */
+export async function setNextCycleAmount(ctx: Ctx, input: { id: string } & NextCycleRequest, write: Write) {
+  const amount = parseAmount(input.amount_minor, { field: 'body.amount_minor' });
+  const now = await subscriptionNow(ctx.deps.db, ctx.deps, scopeOf(ctx));
+  return write(async (tx) => {
+    const row = await ownSubscription(tx, ctx, input.id, true);
+    if (!OPEN.includes(row.status))
+      throw new AppError('invalid_state', `A ${row.status} subscription has no next cycle.`);
+    if (row.minimum_minor === null)
+      throw new AppError(
+        'invalid_state',
+        'A fixed-amount subscription charges its amount_minor (valorRec) every cycle.',
+      );
+    const out = outOfRange(amount, row.minimum_minor, row.payer_maximum_minor);
+    if (out)
+      throw new AppError('amount_out_of_range', `The next cycle's amount ${out}.`, [
+        { field: 'body.amount_minor', issue: out },
+      ]);
+    return viewOf(tx, await setNextAmount(tx, rowScope(row), row.id, { amountMinor: amount, at: now }));
+  });
+}
+
+function outOfRange(amount: bigint, floor: bigint, maximum: bigint | null): string | undefined {
+  if (amount < floor) return `must be at least the subscription's minimum_minor of ${floor}`;
+  if (maximum !== null && amount > maximum) return `must be at most the payer's maximum of ${maximum}`;
+  return undefined;
 }

@@ -38,7 +38,7 @@ async function sandboxStep(deps: Deps, scope: Scope, id: string, now: Date): Pro
     const sendDay = next === 'ended' ? null : sendDayOf(row, next.due);
     if (due && (sendDay === null || due.next_attempt_date! <= sendDay)) {
       if (await takePlannedFailure(tx, scope, id))
-        await failAttempt(tx, row, due, now, 'payer_insufficient_funds');
+        await failAttempt(tx, row, due, now, { reason: 'payer_insufficient_funds' });
       else await creditCycle(tx, deps, row, due, now);
       return true;
     }

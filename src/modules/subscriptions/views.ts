@@ -5,7 +5,7 @@ import type { EventType } from '../../platform/event-types.ts';
 import { emitEvent } from '../../platform/outbox.ts';
 import { iso } from '../../platform/schema.ts';
 import { maskDocument } from '../../providers/pix/keys.ts';
-import type { CycleRow, SubscriptionRow } from './repo.ts';
+import type { AttemptRecord, CycleRow, SubscriptionRow } from './repo.ts';
 import { dueDateOf } from './schedule.ts';
 import type { CycleView, SubscriptionView } from './schemas.ts';
 
@@ -39,6 +39,8 @@ export function subscriptionView(row: SubscriptionRow, cycles: readonly CycleRow
     cancelled_by: row.cancelled_by,
     next_due_date: nextDueDate(row, cycles),
     cycles_paid: cycles.filter((cycle) => cycle.status === 'paid').length,
+    next_amount_minor: row.next_amount_minor === null ? null : formatAmount(row.next_amount_minor),
+    payer_maximum_minor: row.payer_maximum_minor === null ? null : formatAmount(row.payer_maximum_minor),
     metadata: row.metadata ?? {},
     authorised_at: iso(row.authorised_at),
     created_at: iso(row.created_at),
@@ -55,7 +57,14 @@ export const cycleView = (row: CycleRow): CycleView => ({
   payment_id: row.payment_id,
   attempts: row.attempts,
   next_attempt_date: row.next_attempt_date,
+  attempt_history: row.attempt_history,
+  last_failure: lastFailure(row.attempt_history),
 });
+
+function lastFailure(history: readonly AttemptRecord[]): CycleView['last_failure'] {
+  const failed = history.findLast((attempt) => attempt.outcome === 'failed');
+  return failed ? { rejection_code: failed.rejection_code, rejection_reason: failed.rejection_reason } : null;
+}
 
 type SubscriptionEvent = Extract<EventType, `subscription.${string}`>;
 

@@ -59,6 +59,18 @@ export interface PixProvider {
 export interface RecurrenceState {
   status: 'CRIADA' | 'APROVADA' | 'REJEITADA' | 'EXPIRADA' | 'CANCELADA';
   cancelledBy?: 'payer' | 'receiver';
+  /**
+   * The most the payer authorised per cycle (valor.valorMaximo), when the PSP reports it: the API
+   * Pix v2.9.0 does not carry it to the receiver, so most PSPs never do.
+   */
+  payerMaximumMinor?: bigint;
+}
+
+/** Why the PSP rejected an attempt or ended a cobr (API Pix rejeicao: codigo, descricao). */
+export interface PspRejection {
+  /** The SPI's code (AM02, AC06, …: the BCB's message catalogue). */
+  code: string;
+  description: string;
 }
 
 /**
@@ -69,12 +81,16 @@ export interface RecurringChargeState {
   status: 'CRIADA' | 'ATIVA' | 'CONCLUIDA' | 'EXPIRADA' | 'REJEITADA' | 'CANCELADA';
   endToEndId?: string;
   attempts: RecurringChargeAttempt[];
+  /** encerramento.rejeicao of a REJEITADA cobr, or encerramento.cancelamento of a CANCELADA one. */
+  ending?: PspRejection;
 }
 
 export interface RecurringChargeAttempt {
   /** dataLiquidacao, YYYY-MM-DD. */
   date: string;
   status: 'SOLICITADA' | 'AGENDADA' | 'PAGA' | 'CANCELADA' | 'REJEITADA' | 'EXPIRADA';
+  /** tentativas[].rejeicao: why the payer's PSP rejected it. */
+  rejection?: PspRejection;
 }
 
 export interface NewRecurrence {
@@ -117,6 +133,11 @@ export interface PixAutomaticApi {
    * that date is answered with the cobr as it stands, not refused.
    */
   requestRetry(txid: string, date: string): Promise<RecurringChargeState>;
+  /**
+   * PUT /webhookrec and PUT /webhookcobr (idempotent): where the PSP POSTs, appending /rec and
+   * /cobr, what happens to our recurrences and their charges.
+   */
+  registerWebhooks?(): Promise<void>;
 }
 
 /**

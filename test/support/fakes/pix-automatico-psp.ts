@@ -1,7 +1,9 @@
 /**
  * The fake PSP's Pix Automático endpoints (BCB API Pix, github.com/bacen/pix-api openapi.yaml v2.9.0,
  * tags Rec and CobR): POST /rec, GET and PATCH /rec/{idRec}, PUT, GET and PATCH /cobr/{txid}. The test plays
- * the payer: it approves, refuses or cancels a recurrence and pays or rejects a cobr.
+ * the payer: it approves, refuses or cancels a recurrence and pays or rejects a cobr. PUT /webhookrec
+ * and /webhookcobr register where `notifyRec` and `notifyCobr` POST {"recs": [...]} and
+ * {"cobsr": [...]} (the registered URL + /rec or /cobr, as the spec's callbacks say).
  */
 export interface FakeRec {
   idRec: string;
@@ -15,6 +17,12 @@ export interface FakeAttempt {
   tipo: 'AGND' | 'NTAG';
   status: 'SOLICITADA' | 'AGENDADA' | 'PAGA' | 'CANCELADA' | 'REJEITADA' | 'EXPIRADA';
   endToEndId: string;
+  rejeicao?: FakeRejection;
+}
+/** Why an attempt or a cobr was rejected (API Pix rejeicao). */
+export interface FakeRejection {
+  codigo: string;
+  descricao: string;
 }
 export interface FakeCobr {
   txid: string;
@@ -24,6 +32,7 @@ export interface FakeCobr {
   valor: string;
   endToEndId?: string;
   tentativas: FakeAttempt[];
+  encerramento?: { rejeicao: FakeRejection };
   /** The day the cobr was received, as the receiver's calendar had it (to check the 2-10 day window). */
   receivedOn: string;
 }
@@ -39,9 +48,15 @@ export interface FakePixAutomatico {
    * The cobr's current attempt: paid (CONCLUIDA with an end-to-end id) or rejected for good
    * (REJEITADA: the cobr ends, as an AC05-style rejection ends it).
    */
-  settle(txid: string, status: 'CONCLUIDA' | 'REJEITADA', endToEndId?: string): void;
+  settle(txid: string, status: 'CONCLUIDA' | 'REJEITADA', endToEndId?: string, why?: FakeRejection): void;
   /** The payer's PSP rejects the current attempt (no funds): the cobr stays ATIVA, open to a retry. */
-  rejectAttempt(txid: string): void;
+  rejectAttempt(txid: string, why?: FakeRejection): void;
+  /** The URLs PUT /webhookrec and /webhookcobr registered. */
+  webhooks: { rec?: string; cobr?: string };
+  /** POSTs {"recs": [the rec]} to the registered URL + /rec: what the payer did, as the PSP tells it. */
+  notifyRec(idRec: string): Promise<{ status: number; body: unknown }>;
+  /** POSTs {"cobsr": [the cobr]} to the registered URL + /cobr. */
+  notifyCobr(txid: string): Promise<{ status: number; body: unknown }>;
   /** The PSP's calendar day (YYYY-MM-DD); a test on a moved clock sets its own. */
   today: () => string;
 }
@@ -94,7 +109,22 @@ const cobrView = (cobr: FakeCobr) => ({
   valor: { original: cobr.valor },
   status: cobr.status,
   tentativas: cobr.tentativas.map((attempt) => ({ ...attempt })),
+  ...(cobr.encerramento ? { encerramento: cobr.encerramento } : {}),
 });
+
+/** Where the spec's callback goes: {webhookUrl}/rec, the suffix landing in a query the URL leaves open. */
+async function post(registered: string | undefined, suffix: string, body: unknown) {
+  if (!registered) throw new Error(`no webhook${suffix} registered`);
+  const res = await fetch(`${registered}${suffix}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+const DEFAULT_REJECTION: FakeRejection = { codigo: 'AM02', descricao: 'Valor não permitido' };
 
 /** A PIX the PSP received, as GET /pix lists it. */
 export interface PaidCobr {
@@ -120,21 +150,29 @@ export function fakePixAutomatico(onPaid: (pix: PaidCobr) => void = () => {}) {
       rec.status = 'CANCELADA';
       rec.cancelledBy = 'USUARIO_PAGADOR';
     },
-    settle(txid, status, endToEndId) {
+    settle(txid, status, endToEndId, why) {
       const cobr = cobrs.get(txid)!;
       cobr.status = status;
       cobr.endToEndId = endToEndId;
       const attempt = cobr.tentativas.at(-1)!;
       attempt.status = status === 'CONCLUIDA' ? 'PAGA' : 'REJEITADA';
       if (endToEndId) attempt.endToEndId = endToEndId;
+      if (status === 'REJEITADA') {
+        attempt.rejeicao = why ?? DEFAULT_REJECTION;
+        cobr.encerramento = { rejeicao: attempt.rejeicao };
+      }
       if (status === 'CONCLUIDA' && endToEndId) onPaid({ endToEndId, txid, valor: cobr.valor });
     },
-    rejectAttempt(txid) {
+    rejectAttempt(txid, why) {
       const attempt = cobrs.get(txid)!.tentativas.at(-1)!;
       if (attempt.status !== 'AGENDADA' && attempt.status !== 'SOLICITADA')
         throw new Error(`attempt of ${txid} is ${attempt.status}`);
       attempt.status = 'REJEITADA';
+      attempt.rejeicao = why ?? DEFAULT_REJECTION;
     },
+    webhooks: {},
+    notifyRec: (idRec) => post(api.webhooks.rec, '/rec', { recs: [recView(recs.get(idRec)!)] }),
+    notifyCobr: (txid) => post(api.webhooks.cobr, '/cobr', { cobsr: [cobrView(cobrs.get(txid)!)] }),
   };
   // biome-ignore lint/suspicious/noExplicitAny: a request body read field by field
   function route(method: string, path: string, body: any, reply: Send, refuse: Problem): boolean {
@@ -146,6 +184,12 @@ export function fakePixAutomatico(onPaid: (pix: PaidCobr) => void = () => {}) {
       refuse(status, name, title);
       return true;
     };
+    const webhookPath = /^\/v2\/webhook(rec|cobr)$/.exec(path);
+    if (webhookPath && method === 'PUT') {
+      if (typeof body?.webhookUrl !== 'string') return problem(400, 'WebhookOperacaoInvalida', 'webhookUrl');
+      api.webhooks[webhookPath[1] as 'rec' | 'cobr'] = body.webhookUrl;
+      return send(200, {});
+    }
     if (path === '/v2/rec' && method === 'POST') {
       const fixed = body?.valor?.valorRec;
       const floor = body?.valor?.valorMinimoRecebedor;

@@ -41,6 +41,8 @@ export const ERRORS_EN: Messages = {
   subaccount_depth_exceeded: 'A sub-account cannot have sub-accounts of its own.',
   invalid_split: 'The splits are not valid: shares must add up to at most 100%.',
   invalid_state: 'This cannot be done in its current status.',
+  amount_out_of_range:
+    'The amount is outside what the payer authorised: not below the minimum, nor above their maximum.',
   rate_limited: 'Too many attempts. Wait a minute and try again.',
   headers_too_large: 'The request is too large.',
   internal_error: 'Something went wrong on our side. Try again in a moment.',
@@ -85,6 +87,8 @@ export const ERRORS_PT: Messages = {
   subaccount_depth_exceeded: 'Uma subconta não pode ter subcontas próprias.',
   invalid_split: 'As divisões não são válidas: as partes devem somar no máximo 100%.',
   invalid_state: 'Isto não pode ser feito na situação atual.',
+  amount_out_of_range:
+    'O valor está fora do que o pagador autorizou: nem abaixo do mínimo, nem acima do máximo dele.',
   rate_limited: 'Tentativas demais. Aguarde um minuto e tente de novo.',
   headers_too_large: 'A requisição é grande demais.',
   internal_error: 'Algo deu errado do nosso lado. Tente de novo em instantes.',

@@ -19,6 +19,8 @@ export const SUBSCRIPTION_EXAMPLE: SubscriptionView = {
   cancelled_by: null,
   next_due_date: '2027-02-10',
   cycles_paid: 1,
+  next_amount_minor: null,
+  payer_maximum_minor: null,
   metadata: {},
   authorised_at: '2027-01-02T12:00:00.000Z',
   created_at: '2027-01-01T12:00:00.000Z',

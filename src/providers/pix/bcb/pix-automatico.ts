@@ -7,12 +7,22 @@
  * cycle's charge. encerramento.cancelamento.solicitante says who cancelled. POST
  * /cobr/{txid}/retentativa/{data} asks for a new attempt after a failed one, when the recurrence's
  * politicaRetentativa is PERMITE_3R_7D (tentativas lists each attempt: SOLICITADA, AGENDADA, PAGA,
- * REJEITADA, EXPIRADA, CANCELADA).
+ * REJEITADA, EXPIRADA, CANCELADA), each rejected one with its rejeicao (codigo: the SPI's code, such
+ * as AM02 or AC06; descricao), and a REJEITADA or CANCELADA cobr says why in encerramento. PUT
+ * /webhookrec and PUT /webhookcobr register where the PSP POSTs {"recs": [...]} to {webhookUrl}/rec
+ * and {"cobsr": [...]} to {webhookUrl}/cobr (callbacks rec and cobr; RecNotification,
+ * CobRNotification).
  */
 import type { ReceiverAccount } from '../config.ts';
-import type { NewRecurrence, PixAutomaticApi, RecurrenceState, RecurringChargeState } from '../provider.ts';
+import type {
+  NewRecurrence,
+  PixAutomaticApi,
+  PspRejection,
+  RecurrenceState,
+  RecurringChargeState,
+} from '../provider.ts';
 import { type MtlsClient, PspRejected } from './http.ts';
-import { toPspAmount } from './money.ts';
+import { fromPspAmount, toPspAmount } from './money.ts';
 
 const PAYER_SIDE = new Set(['USUARIO_PAGADOR', 'PSP_PAGADOR']);
 const REC_STATUSES = new Set(['CRIADA', 'APROVADA', 'REJEITADA', 'EXPIRADA', 'CANCELADA']);
@@ -22,11 +32,24 @@ function recurrenceOf(body: Record<string, unknown>): RecurrenceState {
   const status = String(body?.status);
   if (!REC_STATUSES.has(status)) throw new PspRejected(502, { title: `unknown rec status ${status}` });
   const cancel = (body.encerramento as { cancelamento?: { solicitante?: string } } | undefined)?.cancelamento;
+  // Not in the API Pix v2.9.0 (the payer's maximum stays with the payer's PSP): read when a PSP adds it.
+  const maximum = fromPspAmount((body.valor as { valorMaximo?: unknown } | undefined)?.valorMaximo);
   return {
     status: status as RecurrenceState['status'],
     ...(cancel?.solicitante
       ? { cancelledBy: PAYER_SIDE.has(cancel.solicitante) ? ('payer' as const) : ('receiver' as const) }
       : {}),
+    ...(maximum ? { payerMaximumMinor: maximum } : {}),
+  };
+}
+
+/** A rejeicao or cancelamento object ({codigo, descricao}), or undefined when it is not one. */
+function rejectionOf(value: unknown): PspRejection | undefined {
+  const { codigo, descricao } = (value ?? {}) as { codigo?: unknown; descricao?: unknown };
+  if (typeof codigo !== 'string' || codigo.length === 0) return undefined;
+  return {
+    code: codigo.slice(0, 4),
+    description: typeof descricao === 'string' ? descricao.slice(0, 400) : '',
   };
 }
 
@@ -37,16 +60,21 @@ function chargeOf(body: Record<string, unknown>): RecurringChargeState {
   if (!COBR_STATUSES.has(status)) throw new PspRejected(502, { title: `unknown cobr status ${status}` });
   const attempts = Array.isArray(body.tentativas) ? (body.tentativas as Record<string, unknown>[]) : [];
   const paid = attempts.find((attempt) => attempt.status === 'PAGA');
+  const ending = body.encerramento as { rejeicao?: unknown; cancelamento?: unknown } | undefined;
+  const why = rejectionOf(ending?.rejeicao) ?? rejectionOf(ending?.cancelamento);
   return {
     status: status as RecurringChargeState['status'],
     ...(typeof paid?.endToEndId === 'string' ? { endToEndId: paid.endToEndId } : {}),
+    ...(why ? { ending: why } : {}),
     attempts: attempts.map((attempt) => {
       // An attempt we cannot read could hide one under way: retrying blind could charge twice.
       if (typeof attempt.dataLiquidacao !== 'string' || !ATTEMPT_STATUSES.has(String(attempt.status)))
         throw new PspRejected(502, { title: `unreadable cobr tentativa ${JSON.stringify(attempt)}` });
+      const rejection = rejectionOf(attempt.rejeicao);
       return {
         date: attempt.dataLiquidacao,
         status: attempt.status as RecurringChargeState['attempts'][number]['status'],
+        ...(rejection ? { rejection } : {}),
       };
     }),
   };
@@ -79,7 +107,28 @@ export class PixAutomatico implements PixAutomaticApi {
     private readonly http: MtlsClient,
     private readonly baseUrl: string,
     private readonly receiver: ReceiverAccount,
+    private readonly webhook: { url: string; secret: string },
   ) {}
+
+  /**
+   * PUT /webhookrec and /webhookcobr with {webhookUrl}: our PIX notification URL + /automatico,
+   * the secret riding in its query as for /webhook/{chave}, and the /rec or /cobr the PSP appends
+   * landing in the throwaway `ignorar` parameter.
+   */
+  async registerWebhooks(): Promise<void> {
+    const url = new URL(this.webhook.url);
+    url.pathname = `${url.pathname.replace(/\/$/, '')}/automatico`;
+    url.search = `hmac=${this.webhook.secret}&ignorar=`;
+    for (const path of ['/webhookrec', '/webhookcobr']) {
+      const response = await this.http.call(
+        'PUT',
+        `${this.baseUrl}${path}`,
+        { webhookUrl: url.toString() },
+        { 'x-skip-mtls-checking': 'true' },
+      );
+      if (response.status >= 400) throw new PspRejected(response.status, response.body ?? {});
+    }
+  }
 
   async createRecurrence(input: NewRecurrence) {
     const response = await this.http.call('POST', `${this.baseUrl}/rec`, recBody(input));

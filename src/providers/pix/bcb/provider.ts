@@ -38,7 +38,11 @@ export class BcbPixProvider implements PixProvider {
     this.api = new ApiPix(http, settings);
     this.payouts = new EfiPayouts(http, settings);
     this.infractions = new EfiInfractions(http, settings);
-    if (settings.receiver) this.automatic = new PixAutomatico(http, settings.baseUrl, settings.receiver);
+    if (settings.receiver)
+      this.automatic = new PixAutomatico(http, settings.baseUrl, settings.receiver, {
+        url: settings.webhookUrl,
+        secret: settings.webhookSecret,
+      });
     this.dueCharges = new CobvApi(http, settings);
   }
 
