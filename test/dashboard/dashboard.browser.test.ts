@@ -542,6 +542,77 @@ describe.skipIf(!canRunBrowser)('dashboard in chromium', { timeout: 180_000 }, (
       .not.toBe('R$0.00');
   });
 
+  /** The workspace's sandbox day (São Paulo, UTC−3) plus `days`, as YYYY-MM-DD. */
+  async function sandboxDay(days: number) {
+    const clock = (await withKey('/test-clock')) as { now: string };
+    return new Date(Date.parse(clock.now) - 3 * 3_600_000 + days * 86_400_000).toISOString().slice(0, 10);
+  }
+
+  it('creates a due-date charge through the form, lists its amount due today, and cancels it', async () => {
+    await open('Due-date charges', 'Due-date charges');
+    const create = form('Create a due-date charge');
+    await create.getByLabel('Debtor name').fill('Francisco da Silva');
+    await create.getByLabel('Debtor CPF or CNPJ').fill('123.456.789-00');
+    await create.getByLabel('Amount (R$)').fill('150.00');
+    await create.getByLabel('Due date').fill(await sandboxDay(10));
+    await create.getByLabel('Fine (%)').fill('2');
+    await create.getByLabel('Interest (% a month)').fill('1');
+    await create.getByLabel('Discount (R$)').fill('10.00');
+    await create.getByRole('button', { name: 'Create charge' }).click();
+    // The API's refusal lands next to the field it names (body.debtor.document).
+    await create.getByText('Debtor CPF or CNPJ not a valid CPF or CNPJ.').waitFor();
+    await create.getByLabel('Debtor CPF or CNPJ').fill(CPF);
+    await create.getByRole('button', { name: 'Create charge' }).click();
+    await create.getByText('Charge created.').waitFor();
+    // Paid today, before the due date: R$ 150,00 less the R$ 10,00 discount.
+    const row = page.locator('tbody tr', { hasText: 'Francisco da Silva' });
+    await expect
+      .poll(() => row.locator('td').allTextContents())
+      .toEqual([expect.any(String), 'Waiting', 'Francisco da Silva', brlEn(15000n), brlEn(14000n)]);
+    await checkA11y('due-charges');
+    await shot('due-charges');
+    await row.getByRole('link').click();
+    await expect.poll(() => heading().textContent()).toBe('Due-date charge');
+    expect(await page.getByTestId('amount-due-today').textContent()).toContain(brlEn(14000n));
+    expect(await page.getByTestId('due-charge-brcode').textContent()).toMatch(/^000201/);
+    await shot('due-charge-detail');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Cancel charge' }).click();
+    await expect.poll(() => page.getByTestId('due-charge-status').textContent()).toBe('Cancelled');
+  });
+
+  it('creates a subscription, authorises it in sandbox, advances the clock to a paid cycle, cancels', async () => {
+    await open('Subscriptions', 'Subscriptions');
+    const create = form('Create a subscription');
+    await create.getByLabel('Payer name').fill('Fulano de Tal');
+    await create.getByLabel('Payer CPF or CNPJ').fill(CPF);
+    await create.getByLabel('Amount of each cycle (R$)').fill('35.00');
+    await create.getByLabel('First due date').fill(await sandboxDay(7));
+    await create.getByRole('button', { name: 'Create subscription' }).click();
+    await create.getByText('Subscription created: the payer now authorises it at their bank.').waitFor();
+    const row = page.locator('tbody tr', { hasText: 'Fulano de Tal' });
+    await row.getByText('Awaiting the payer’s authorisation').waitFor();
+    await row.getByRole('link', { name: 'Fulano de Tal' }).click();
+    await expect.poll(() => heading().textContent()).toBe('Subscription');
+    await page.getByRole('button', { name: 'Payer authorises' }).click();
+    await expect.poll(() => page.getByTestId('subscription-status').textContent()).toBe('Active');
+    const clock = form('Test clock');
+    await clock.getByLabel('How much').fill('1');
+    await clock.getByLabel('Unit').selectOption('months');
+    await clock.getByRole('button', { name: 'Advance the clock' }).click();
+    await clock.getByText('Clock advanced; the cycles due ran.').waitFor();
+    const first = page.locator('tr[data-cycle="1"]');
+    await expect
+      .poll(() => first.locator('td').allTextContents())
+      .toEqual(['1', expect.any(String), brlEn(3500n), 'Paid', '1', '—']);
+    expect(await page.getByTestId('cycles-paid').textContent()).toBe('1');
+    await checkA11y('subscription');
+    await shot('subscriptions');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Cancel subscription' }).click();
+    await expect.poll(() => page.getByTestId('subscription-status').textContent()).toBe('Cancelled');
+  });
+
   it('on a phone (390×844): a menu button, no page wider than the screen, axe clean', async () => {
     const desktop = page.viewportSize();
     await page.setViewportSize({ width: 390, height: 844 });

@@ -38,6 +38,22 @@ describe('dashboard form errors', () => {
     });
   });
 
+  it('places a nested field (body.debtor.document) on its own input when the form has one', () => {
+    const error = new ApiError(400, 'invalid_request', 'The due-date charge is not valid.', [
+      { field: 'body.debtor.document', issue: 'not a valid CPF or CNPJ' },
+      { field: 'body.fine.percent', issue: 'must match pattern "^[0-9]{1,3}\\.[0-9]{2}$"' },
+    ]);
+    const form = {
+      fieldNames: ['debtor_name', 'debtor_document', 'fine'],
+      labels: { debtor_document: 'CPF ou CNPJ do devedor', fine: 'Multa (%)' },
+      locale: 'pt-BR',
+    };
+    expect(fieldErrors(error, form)).toEqual({
+      debtor_document: 'CPF ou CNPJ do devedor não é um CPF ou CNPJ válido.',
+      fine: 'Multa (%) está em um formato inválido.',
+    });
+  });
+
   it('places a business error the server sends with details by them', () => {
     const taken = new ApiError(409, 'slug_taken', 'The slug "x" is taken; choose another.', [
       { field: 'body.slug', issue: 'taken' },

@@ -2,7 +2,8 @@ import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 
 import { ApiError, api } from './api.ts';
 import { fieldErrors, sentence } from './form-errors.ts';
 import { getLocale, t } from './i18n.ts';
-import { formatDate, formatMoney } from './money.ts';
+import { formatDate, formatDay, formatMoney } from './money.ts';
+import { href, onLinkClick } from './router.ts';
 
 export interface FormState<V extends Record<string, string>> {
   values: V;
@@ -186,8 +187,21 @@ export const When = ({ at }: { at: string | null | undefined }) => (
   <time dateTime={at ?? undefined}>{formatDate(at, getLocale())}</time>
 );
 
-export const Status = ({ value }: { value: string }) => (
-  <span className={`status status-${value}`}>{t(value)}</span>
+/** A link to a page of the dashboard: a real href, followed without a reload. */
+export const AppLink = ({ to, children }: { to: string; children: ReactNode }) => (
+  <a href={href(to)} onClick={(event) => onLinkClick(event, to)}>
+    {children}
+  </a>
+);
+
+/** A calendar day (a due date), never shifted by the reader's time zone. */
+export const Day = ({ day }: { day: string | null | undefined }) => (
+  <time dateTime={day ?? undefined}>{formatDay(day, getLocale())}</time>
+);
+
+/** A status as a badge: the API's code in words, or the page's own `label` for it. */
+export const Status = ({ value, label }: { value: string; label?: string }) => (
+  <span className={`status status-${value}`}>{label ?? t(value)}</span>
 );
 
 export function Empty({ children }: { children: ReactNode }) {

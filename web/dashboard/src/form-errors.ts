@@ -34,6 +34,7 @@ const ISSUES_PT: [RegExp, string][] = [
     'não é uma chave CPF, CNPJ, e-mail, telefone +55 ou EVP válida',
   ],
   [/^is not a valid (\w+) key$/, 'não é uma chave $1 válida'],
+  [/^not a valid CPF or CNPJ$/, 'não é um CPF ou CNPJ válido'],
   [/^must be BRL on PIX$/, 'deve ser BRL no PIX'],
   [/^must be more than the cash-in fee of (\d+)$/, 'deve ser maior que a tarifa de entrada de $1'],
   [
@@ -61,14 +62,17 @@ export const sentence = (text: string) => {
 
 /**
  * The form's own name of a detail's field: `body.splits.0.share_bps` is the form's `splits`, and
- * `querystring.to` (the API's name for a query parameter) its `to`; a header
- * is the field its value is typed in, named without `x-` and with underscores (`headers.x-otp-code` is
- * `otp_code`, as login's body field is).
+ * `querystring.to` (the API's name for a query parameter) its `to`; a nested field is its two names
+ * joined when the form has such a field (`body.debtor.name` is `debtor_name`, one input of an object
+ * the form sends). A header is the field its value is typed in, named without `x-` and with
+ * underscores (`headers.x-otp-code` is `otp_code`, as login's body field is).
  */
-function formFieldOf(field: string): string {
+function formFieldOf(field: string, fieldNames: readonly string[]): string {
   const header = /^headers\.(?:x-)?(.+)$/.exec(field);
   if (header) return header[1]!.replaceAll('-', '_');
-  return field.replace(/^(?:body|query|querystring)\./, '').split('.')[0] ?? '';
+  const path = field.replace(/^(?:body|query|querystring)\./, '').split('.');
+  const nested = path.slice(0, 2).join('_');
+  return path.length > 1 && fieldNames.includes(nested) ? nested : (path[0] ?? '');
 }
 
 /**
@@ -83,7 +87,7 @@ export function fieldErrors(
   const { fieldNames, labels, locale } = form;
   const placed: Record<string, string> = {};
   for (const detail of error.details) {
-    const name = formFieldOf(detail.field);
+    const name = formFieldOf(detail.field, fieldNames);
     if (!fieldNames.includes(name)) continue;
     const issue = issueText(detail.issue, locale);
     // An issue with no Portuguese reads as its code's message rather than half in English.

@@ -58,3 +58,11 @@ export function parseMoney(text: string, currency: string, locale: string): stri
 
 export const formatDate = (iso: string | null | undefined, locale: string): string =>
   iso ? new Date(iso).toLocaleString(locale, { dateStyle: 'short', timeStyle: 'medium' }) : '—';
+
+/** A calendar day the API writes as YYYY-MM-DD ("2026-12-10"), as the locale writes it: 10/12/2026. */
+export function formatDay(day: string | null | undefined, locale: string): string {
+  if (!day) return '—';
+  const [year, month, date] = day.split('-').map(Number);
+  if (!year || !month || !date) return day;
+  return new Date(Date.UTC(year, month - 1, date)).toLocaleDateString(locale, { timeZone: 'UTC' });
+}

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { Customers } from './customers.tsx';
 import { Disputes } from './disputes.tsx';
+import { DueCharges } from './due-charges.tsx';
 import { Keys } from './keys.tsx';
 import { Links } from './links.tsx';
 import { Overview } from './overview.tsx';
@@ -13,6 +14,7 @@ import { Security } from './security.tsx';
 import { Settlement } from './settlement.tsx';
 import { Statement } from './statement.tsx';
 import { Subaccounts } from './subaccounts.tsx';
+import { Subscriptions } from './subscriptions.tsx';
 import type { PageProps } from './types.ts';
 import { Wallets } from './wallets.tsx';
 import { Webhooks } from './webhooks.tsx';
@@ -32,6 +34,8 @@ export const PAGES: PageEntry[] = [
   { path: 'payments', title: 'Payments', component: Payments },
   { path: 'statement', title: 'Statement', component: Statement },
   { path: 'payout', title: 'PIX payout', component: Payout },
+  { path: 'due-charges', title: 'Due-date charges', component: DueCharges },
+  { path: 'subscriptions', title: 'Subscriptions', component: Subscriptions },
   { path: 'links', title: 'Payment links', component: Links },
   { path: 'customers', title: 'Customers', component: Customers },
   { path: 'wallets', title: 'Wallets and crypto', component: Wallets },

@@ -89,7 +89,7 @@ function PaymentList() {
 const objectId = (event: ApiEvent) => (event.data.object as { id?: string }).id;
 
 /** The events that announced this payment (the API has no filter by object, so recent pages are scanned). */
-function useTimeline(paymentId: string, status: string | undefined) {
+export function useTimeline(paymentId: string, status: string | undefined) {
   const [events, setEvents] = useState<ApiEvent[] | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new status means new events
   useEffect(() => {
@@ -177,23 +177,32 @@ function PaymentDetail({ id }: { id: string }) {
             </dd>
           </dl>
           {p.kind === 'pix_cash_in' && <CheckoutFacts payment={p} timeline={timeline} />}
-          <h2>{t('Timeline')}</h2>
-          {timeline === null ? (
-            <p role="status">{t('Loading…')}</p>
-          ) : timeline.length === 0 ? (
-            <Empty>{t('No events yet for this payment.')}</Empty>
-          ) : (
-            <ol className="timeline">
-              {timeline.map((event) => (
-                <li key={event.id}>
-                  <strong data-event-type={event.type}>{eventName(event.type)}</strong>{' '}
-                  <When at={event.created_at} />
-                </li>
-              ))}
-            </ol>
-          )}
+          <Timeline events={timeline} />
         </>
       )}
     </Page>
+  );
+}
+
+/** A payment's events, oldest first, as its history. */
+export function Timeline({ events }: { events: ApiEvent[] | null }) {
+  return (
+    <>
+      <h2>{t('Timeline')}</h2>
+      {events === null ? (
+        <p role="status">{t('Loading…')}</p>
+      ) : events.length === 0 ? (
+        <Empty>{t('No events yet for this payment.')}</Empty>
+      ) : (
+        <ol className="timeline">
+          {events.map((event) => (
+            <li key={event.id}>
+              <strong data-event-type={event.type}>{eventName(event.type)}</strong>{' '}
+              <When at={event.created_at} />
+            </li>
+          ))}
+        </ol>
+      )}
+    </>
   );
 }
