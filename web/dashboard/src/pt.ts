@@ -493,6 +493,8 @@ export const PT: Record<string, string> = {
   on_demand: 'sob demanda',
   cli: 'linha de comando',
   // Due-date charges and subscriptions
+  'Due-date charge revised': 'Cobrança com vencimento alterada',
+  'Due-date charge cancelled': 'Cobrança com vencimento cancelada',
   'Due-date charges': 'Cobranças com vencimento',
   'PIX charges with a due date: a fine and interest when paid late, a discount when paid early. The amount due changes each day.':
     'Cobranças PIX com data de vencimento: multa e juros quando pagas com atraso, desconto quando pagas antes. O valor devido muda a cada dia.',
