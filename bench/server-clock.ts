@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
  * /proc/…/schedstat), which tells a busy event loop from one the other processes kept off the CPU.
  */
 export interface ServerClock {
-  stop(): { cpuMs: number; loop: { onCpuMs: number; waitingMs: number } | undefined };
+  stop(): { cpuMs: number; systemMs: number; loop: { onCpuMs: number; waitingMs: number } | undefined };
 }
 
 /** ns on a core, ns runnable but waiting, timeslices; undefined where /proc has no such file. */
@@ -37,6 +37,7 @@ export function startServerClock(): ServerClock {
           : undefined;
       return {
         cpuMs: (used.user + used.system) / 1000,
+        systemMs: used.system / 1000,
         loop: loop && { onCpuMs: loop[0]!, waitingMs: loop[1]! },
       };
     },
@@ -58,5 +59,6 @@ export function describeServerClock(
     clock.loop === undefined || loadSeconds <= 0
       ? ''
       : `, event loop on a core ${share(clock.loop.onCpuMs)} and waiting for one ${share(clock.loop.waitingMs)}`;
-  return `server CPU ${(clock.cpuMs / Math.max(requests, 1)).toFixed(2)} ms a request${loop}`;
+  const perRequest = (ms: number) => (ms / Math.max(requests, 1)).toFixed(2);
+  return `server CPU ${perRequest(clock.cpuMs)} ms a request (${perRequest(clock.systemMs)} of it in the kernel)${loop}`;
 }

@@ -83,7 +83,7 @@ export async function setUpMerchants(call: Call, tag: string): Promise<Merchant[
   return merchants;
 }
 
-async function serve(db: Database, groupCommitLanes?: string) {
+export async function serveForBench(db: Database, groupCommitLanes?: string) {
   await migrate(db);
   const config = loadConfig({
     LOG_LEVEL: 'silent',
@@ -142,7 +142,7 @@ async function measure(
   pgbenchTps: number | undefined,
   scenarios: readonly (typeof SCENARIOS)[number][] = SCENARIOS,
 ): Promise<BenchRow[]> {
-  const server = await serve(db, process.env.BENCH_GROUP_COMMIT_LANES);
+  const server = await serveForBench(db, process.env.BENCH_GROUP_COMMIT_LANES);
   const rows: BenchRow[] = [];
   try {
     const { url, merchants } = server;

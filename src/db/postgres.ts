@@ -5,6 +5,7 @@ import {
   committed,
   type Database,
   isRetryable,
+  type ListenEvent,
   laterWrites,
   type QueryResult,
   type Row,
@@ -26,8 +27,26 @@ function guardPoolClients(pool: pg.Pool) {
   pool.on('connect', (client) => client.on('error', () => {}));
 }
 
+/**
+ * Parameterised statements are named, so each connection parses and plans them once rather than on
+ * every request. The names are per process and bounded: a statement whose text varies (a list built
+ * per call) would otherwise leave one prepared statement per variant on every connection.
+ */
+const MAX_NAMED_STATEMENTS = 500;
+const statementNames = new Map<string, string>();
+
+function statementName(text: string): string | undefined {
+  const known = statementNames.get(text);
+  if (known !== undefined || statementNames.size >= MAX_NAMED_STATEMENTS) return known;
+  const name = `lastro_${statementNames.size}`;
+  statementNames.set(text, name);
+  return name;
+}
+
 const run = async <R>(client: pg.Pool | pg.PoolClient, text: string, params?: readonly unknown[]) => {
-  const result = await client.query(text, toDriverParams(params));
+  const values = toDriverParams(params);
+  const name = values === undefined ? undefined : statementName(text);
+  const result = await client.query(name === undefined ? { text, values } : { name, text, values });
   return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 } satisfies QueryResult<R>;
 };
 
@@ -38,6 +57,7 @@ export function openPostgres(connectionString: string, max = 20): Database {
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   guardPoolClients(pool);
+  const listeners = new Set<() => void>();
   return {
     kind: 'postgres',
     query: <R = Row>(text: string, params?: readonly unknown[]) => run<R>(pool, text, params),
@@ -57,7 +77,13 @@ export function openPostgres(connectionString: string, max = 20): Database {
     async exec(sql: string) {
       await pool.query(sql);
     },
-    close: () => pool.end(),
+    close: async () => {
+      for (const stop of listeners) stop();
+      await pool.end();
+    },
+    listen(channel: string, onEvent: (event: ListenEvent) => void) {
+      listeners.add(listenOn(connectionString, channel, onEvent));
+    },
     pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }
@@ -132,5 +158,48 @@ async function leaseClient(pool: pg.Pool) {
       client.off('error', onError);
       client.release(error ?? lost);
     },
+  };
+}
+
+const RELISTEN_AFTER_MS = 1000;
+
+/** A LISTEN kept up on a client of its own until the returned function stops it. */
+function listenOn(connectionString: string, channel: string, onEvent: (event: ListenEvent) => void) {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const lost = () => {
+    if (client === undefined) return;
+    client.removeAllListeners();
+    client.on('error', () => {});
+    client.end().catch(() => {});
+    client = undefined;
+    onEvent('lost');
+    if (!stopped) retry = setTimeout(connect, RELISTEN_AFTER_MS);
+  };
+  const connect = () => {
+    const next = new pg.Client({ connectionString });
+    client = next;
+    next.on('error', lost);
+    next.on('end', lost);
+    next.on('notification', (message) => {
+      if (message.channel === channel) onEvent('message');
+    });
+    next
+      .connect()
+      .then(() => next.query(`LISTEN ${pg.escapeIdentifier(channel)}`))
+      .then(() => {
+        if (client === next && !stopped) onEvent('ready');
+      }, lost);
+  };
+  connect();
+  return () => {
+    stopped = true;
+    clearTimeout(retry);
+    const last = client;
+    client = undefined;
+    last?.removeAllListeners();
+    last?.on('error', () => {});
+    last?.end().catch(() => {});
   };
 }

@@ -71,7 +71,16 @@ export interface Database extends Queryable {
   close(): Promise<void>;
   /** The connection pool's use (PostgreSQL); the embedded database has one connection and none. */
   pool?(): { total: number; idle: number; waiting: number };
+  /**
+   * PostgreSQL: LISTENs on `channel` on a connection of its own, reconnecting while the database is
+   * open. `ready` once the LISTEN is in place (again after a reconnection), `message` per notification,
+   * `lost` when the connection drops, since notifications sent meanwhile are never seen. The embedded
+   * database has none: one process owns it, so nothing changes it unseen.
+   */
+  listen?(channel: string, onEvent: (event: ListenEvent) => void): void;
 }
+
+export type ListenEvent = 'ready' | 'message' | 'lost';
 
 const onCommit = new WeakMap<Tx, (() => void)[]>();
 

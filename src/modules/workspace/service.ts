@@ -1,5 +1,6 @@
 import type { Queryable, Tx } from '../../db/types.ts';
 import { auditAction } from '../../platform/audit.ts';
+import { credentialsChanged } from '../../platform/auth/credential-cache.ts';
 import { notFound } from '../../platform/errors.ts';
 import type { Ctx } from '../../platform/request-context.ts';
 import { addMember, findWorkspace, insertWorkspace, type NewWorkspace, updateWorkspace } from './repo.ts';
@@ -19,6 +20,8 @@ export async function updateWorkspaceSettings(
 ) {
   const workspace = await updateWorkspace(tx, ctx.caller.workspaceId, input);
   if (!workspace) throw notFound('Workspace');
+  // Whether live keys work is part of what every process caches about a key.
+  if (input.production_enabled !== undefined) credentialsChanged(tx);
   await auditAction(
     tx,
     ctx,

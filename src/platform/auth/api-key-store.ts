@@ -2,6 +2,7 @@ import type { Queryable, Tx } from '../../db/types.ts';
 import { type AuditEntry, recordAudit } from '../audit.ts';
 import type { Environment } from '../context.ts';
 import { emitEvent } from '../outbox.ts';
+import { credentialsChanged } from './credential-cache.ts';
 
 export interface ApiKeyRow {
   id: string;
@@ -59,6 +60,7 @@ export async function revokeKey(
   );
   const key = rows[0];
   if (!key) return undefined;
+  credentialsChanged(tx);
   await recordAudit(tx, {
     ...audit,
     workspaceId: key.workspace_id,

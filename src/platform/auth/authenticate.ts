@@ -5,6 +5,7 @@ import { AppError, forbidden, invalidRequest, notFound } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import { sha256 } from '../secrets.ts';
 import { findKeyByHash, revokeKey } from './api-key-store.ts';
+import { cachedCredential } from './credential-cache.ts';
 import { extractToken, parseCredential, SESSION_COOKIE } from './credentials.ts';
 
 const invalidCredentials = () =>
@@ -124,7 +125,8 @@ async function authenticateKey(
   pathEnvironment: Environment,
   workspaceId: string,
 ): Promise<Caller> {
-  const key = await findKeyByHash(deps.db, sha256(token));
+  const hash = sha256(token);
+  const key = await cachedCredential(deps.db, hash.toString('hex'), () => findKeyByHash(deps.db, hash));
   if (!key) throw invalidCredentials();
   // Rule 5: a live key seen on a sandbox path has leaked somewhere it should not be; it dies now.
   if (keyEnvironment === 'live' && pathEnvironment === 'sandbox') {
