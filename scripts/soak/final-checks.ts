@@ -1,10 +1,12 @@
 /** What must hold once the faults stop: every acknowledged payment once and final, books verified, webhooks delivered. */
 import pg from 'pg';
 import { idempotent, violation } from './client.ts';
+import type { DatedRecords } from './dated.ts';
+import { closeOpenSubscriptions, datedChecks } from './dated-checks.ts';
 import type { Acknowledged, Confirmed } from './operations.ts';
 import type { Service } from './processes.ts';
 import type { Receivers } from './receivers.ts';
-import type { Tenant } from './world.ts';
+import type { Space } from './world.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -46,10 +48,11 @@ async function drains(
 export async function finalChecks(input: {
   app: Service;
   databaseUrl: string;
-  tenants: Tenant[];
+  tenants: Space[];
   receivers: Receivers;
   acked: Acknowledged[];
   confirmed: Confirmed[];
+  dated: DatedRecords;
 }): Promise<void> {
   const { app, tenants, receivers, acked, confirmed } = input;
   const db = new pg.Pool({ connectionString: input.databaseUrl, max: 2 });
@@ -61,6 +64,9 @@ export async function finalChecks(input: {
           `SELECT id, kind, workspace_id FROM payments WHERE status IN ('created', 'processing')`,
         )
       ).rows;
+    // A subscription whose operation the run cut short has cycle payments waiting for a clock that
+    // no longer moves: it is cancelled, which ends them.
+    await closeOpenSubscriptions(app.base, input.dated);
     // Charges whose payment was never acknowledged (the client gave up mid-fault) are paid now; one
     // whose pay was acknowledged has lost it, and paying it again would hide that.
     const settled = new Set(confirmed.map((c) => c.paymentId));
@@ -141,6 +147,7 @@ export async function finalChecks(input: {
         violation(`lastro verify exit ${verify.code} disagrees with its report`);
     }
     await webhookChecks(db, tenants, receivers);
+    await datedChecks(db, input.dated, receivers);
   } finally {
     await db.end();
   }
@@ -165,7 +172,7 @@ async function confirmedChecks(db: pg.Pool, confirmed: Confirmed[]): Promise<voi
   console.log(`soak: ${confirmed.length} answered settlements (charges paid, payouts failed) checked`);
 }
 
-async function webhookChecks(db: pg.Pool, tenants: Tenant[], receivers: Receivers): Promise<void> {
+async function webhookChecks(db: pg.Pool, tenants: Space[], receivers: Receivers): Promise<void> {
   const live = tenants.flatMap((t) =>
     t.endpoints.filter((e) => e.mode !== 'gone').map((e) => ({ tenant: t, ...e })),
   );

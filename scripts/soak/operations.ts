@@ -5,7 +5,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type Answer, call, idempotent, isFinal, stats, violation } from './client.ts';
-import { CPF, OUTSIDE_EVM, type Tenant } from './world.ts';
+import {
+  alone,
+  type DatedContext,
+  type DatedRecords,
+  dueChargeOperation,
+  subscriptionOperation,
+} from './dated.ts';
+import { CPF, OUTSIDE_EVM, type Space, type Tenant } from './world.ts';
 
 export interface Acknowledged {
   workspaceId: string;
@@ -27,6 +34,8 @@ export interface OpContext {
   untilMs: number;
   acked: Acknowledged[];
   confirmed: Confirmed[];
+  /** What the date-driven operations expect, for the final checks. */
+  dated: DatedRecords;
 }
 
 export const OPERATIONS = [
@@ -38,6 +47,8 @@ export const OPERATIONS = [
   'send',
   'conversion',
   'checkout',
+  'due_charge',
+  'subscription',
 ] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
@@ -48,7 +59,7 @@ const amount = (random: () => number, min: number, max: number) =>
 /** Sends a keyed POST once, or as two concurrent duplicates, or once and again after; checks they agree. */
 async function keyed(
   ctx: OpContext,
-  tenant: Tenant,
+  tenant: Space,
   path: string,
   body: unknown,
 ): Promise<{ key: string; answer: Answer }> {
@@ -68,7 +79,7 @@ async function keyed(
   return { key, answer: answers.find((a) => a.status === 200) ?? answers[0]! };
 }
 
-function ack(ctx: OpContext, tenant: Tenant, operation: string, answer: Answer, key: string | null) {
+function ack(ctx: OpContext, tenant: Space, operation: string, answer: Answer, key: string | null) {
   if (answer.status !== 200) return undefined;
   const id: string = answer.body.data.id;
   ctx.acked.push({ workspaceId: tenant.workspaceId, paymentId: id, key, operation });
@@ -87,10 +98,31 @@ async function pay(ctx: OpContext, tenant: Tenant, chargeId: string, net: bigint
   if (answer.status === 200 && net > 0n) tenant.paid.push({ id: chargeId, left: net });
 }
 
+/** The date-driven operations' view of the context: keyed sends, acknowledgements, confirmations. */
+const datedContext = (ctx: OpContext): DatedContext => ({
+  ...ctx,
+  send: (space, path, body) => keyed(ctx, space, path, body),
+  ack: (space, operation, answer, key) => ack(ctx, space, operation, answer, key),
+  confirm: (paymentId, answer) => confirm(ctx, paymentId, answer),
+});
+
 export async function runOperation(ctx: OpContext, tenant: Tenant, operation: Operation): Promise<void> {
   const { random } = ctx;
   const party = pick(random, tenant.parties);
   switch (operation) {
+    // Each runs alone in its clock's workspace; while another has it, the client charges instead.
+    case 'due_charge': {
+      const space = tenant.clocks?.due;
+      if (!space || !(await alone(space, () => dueChargeOperation(datedContext(ctx), space))))
+        return runOperation(ctx, tenant, 'charge');
+      return;
+    }
+    case 'subscription': {
+      const space = tenant.clocks?.subscriptions;
+      if (!space || !(await alone(space, () => subscriptionOperation(datedContext(ctx), space))))
+        return runOperation(ctx, tenant, 'charge');
+      return;
+    }
     case 'cash_in': {
       const body = { amount_minor: amount(random, 10_000, 500_000), party_id: party };
       const { key, answer } = await keyed(ctx, tenant, '/v1/sandbox/simulate/pix/cash-in', body);

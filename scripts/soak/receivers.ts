@@ -15,13 +15,38 @@ export interface Receivers {
   register(mode: ReceiverMode, name: string, secret: string): void;
   /** webhook-ids acknowledged (2xx) on one receiver path. */
   acknowledged(mode: ReceiverMode, name: string): Set<string>;
+  /**
+   * The subscription.cycle_paid events acknowledged on one receiver path, by cycle
+   * (`subscription_id#sequence`): more than one event id for a cycle is a cycle credited twice.
+   */
+  cyclesPaid(mode: ReceiverMode, name: string): Map<string, Set<string>>;
   counts: { requests: number; badSignatures: number; failedOnPurpose: number; hung: number };
   close(): Promise<void>;
+}
+
+interface SignedEvent {
+  id?: unknown;
+  type?: string;
+  data?: { object?: { subscription_id?: string; sequence?: number } };
+}
+
+function countCycle(
+  cycles: Map<string, Map<string, Set<string>>>,
+  path: string,
+  event: SignedEvent,
+  id: string,
+) {
+  const cycle = `${event.data?.object?.subscription_id}#${event.data?.object?.sequence}`;
+  if (!cycles.has(path)) cycles.set(path, new Map());
+  const byCycle = cycles.get(path)!;
+  if (!byCycle.has(cycle)) byCycle.set(cycle, new Set());
+  byCycle.get(cycle)!.add(id);
 }
 
 export async function startReceivers(random: () => number, hangMs = 17_000): Promise<Receivers> {
   const secrets = new Map<string, Webhook>();
   const acked = new Map<string, Set<string>>();
+  const cycles = new Map<string, Map<string, Set<string>>>();
   const attempted = new Set<string>();
   const counts = { requests: 0, badSignatures: 0, failedOnPurpose: 0, hung: 0 };
   const timers = new Set<NodeJS.Timeout>();
@@ -34,10 +59,9 @@ export async function startReceivers(random: () => number, hangMs = 17_000): Pro
       const mode = path.split('/')[2] as ReceiverMode;
       const body = Buffer.concat(chunks).toString();
       const id = String(req.headers['webhook-id'] ?? '');
+      let event: SignedEvent;
       try {
-        const event = secrets.get(path)!.verify(body, req.headers as Record<string, string>) as {
-          id?: unknown;
-        };
+        event = secrets.get(path)!.verify(body, req.headers as Record<string, string>) as SignedEvent;
         // The signature covers the header's id; the event in the body must be that one.
         if (event.id !== id) throw new Error('webhook-id is not the event id');
       } catch {
@@ -54,6 +78,7 @@ export async function startReceivers(random: () => number, hangMs = 17_000): Pro
         attempted.delete(tried);
         if (!acked.has(path)) acked.set(path, new Set());
         acked.get(path)!.add(id);
+        if (event.type === 'subscription.cycle_paid') countCycle(cycles, path, event, id);
         res.writeHead(200).end('ok');
       };
       if (mode === 'gone') res.writeHead(410).end();
@@ -77,6 +102,7 @@ export async function startReceivers(random: () => number, hangMs = 17_000): Pro
     url: (mode, name) => `http://127.0.0.1:${port}${pathOf(mode, name)}`,
     register: (mode, name, secret) => secrets.set(pathOf(mode, name), new Webhook(secret)),
     acknowledged: (mode, name) => acked.get(pathOf(mode, name)) ?? new Set(),
+    cyclesPaid: (mode, name) => cycles.get(pathOf(mode, name)) ?? new Map(),
     counts,
     close: () =>
       new Promise((resolve) => {

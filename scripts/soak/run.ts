@@ -129,14 +129,26 @@ async function main() {
       await runFuzz(app.base, opts.requests, opts.seed);
     } else {
       const tenants: Tenant[] = [];
-      for (let i = 0; i < opts.tenants; i++)
-        tenants.push(await createTenant(app.base, i, receivers, opts.endpoints));
+      const setup = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+      try {
+        for (let i = 0; i < opts.tenants; i++)
+          tenants.push(await createTenant(app.base, i, receivers, opts.endpoints, setup));
+      } finally {
+        await setup.end();
+      }
       const covered = new Set(tenants.flatMap((t) => t.endpoints.map((e) => e.mode)));
       const missing = RECEIVER_MODES.filter((mode) => !covered.has(mode));
       if (missing.length)
         console.log(`soak: no endpoint is ${missing.join(', ')} (more --tenants or --endpoints)`);
       const untilMs = started + opts.minutes * 60_000;
-      const ctx: OpContext = { base: app.base, random, untilMs: untilMs + 60_000, acked: [], confirmed: [] };
+      const ctx: OpContext = {
+        base: app.base,
+        random,
+        untilMs: untilMs + 60_000,
+        acked: [],
+        confirmed: [],
+        dated: { dueCharges: [], subscriptions: [] },
+      };
       let issued = 0;
       const client = async () => {
         while (issued < opts.ops && Date.now() < untilMs) {
@@ -189,7 +201,15 @@ async function main() {
       app.start('api');
       app.start('worker');
       if (!(await waitReady(app.base, 120_000))) violation('the API did not come back after the run');
-      await finalChecks({ app, databaseUrl, tenants, receivers, acked: ctx.acked, confirmed: ctx.confirmed });
+      await finalChecks({
+        app,
+        databaseUrl,
+        tenants: tenants.flatMap((t) => [t, ...(t.clocks ? [t.clocks.due, t.clocks.subscriptions] : [])]),
+        receivers,
+        acked: ctx.acked,
+        confirmed: ctx.confirmed,
+        dated: ctx.dated,
+      });
     }
   } finally {
     await app.stopAll();
