@@ -74,7 +74,7 @@ describe('the PSP’s Pix Automático notifications', () => {
     expect(pspGets(`/v2/cobr/${txid}`)).toBeGreaterThan(0);
     expect(await available(api, 'live')).toBe('3500');
     expect((await psp.automatic.notifyCobr(txid)).body).toMatchObject({ data: { applied: 0 } });
-    expect(await run()).toBe(0);
+    await run();
     expect(await available(api, 'live')).toBe('3500');
     expect(await subscriptionEvents(api, id, 'live')).toEqual([
       'subscription.created',
@@ -82,6 +82,20 @@ describe('the PSP’s Pix Automático notifications', () => {
       'subscription.cycle_scheduled',
       'subscription.cycle_paid',
     ]);
+  });
+
+  it('credit a paid cycle once when two notifications and the poll see it at the same time', async () => {
+    const { api, id, txid } = await dueCycle('Concorrida Ltda');
+    psp.automatic.settle(txid, 'CONCLUIDA', fakeEndToEndId());
+    const [first, second] = await Promise.all([
+      psp.automatic.notifyCobr(txid),
+      psp.automatic.notifyCobr(txid),
+      run(),
+    ]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(await available(api, 'live')).toBe('3500');
+    const events = await subscriptionEvents(api, id, 'live');
+    expect(events.filter((type) => type === 'subscription.cycle_paid')).toHaveLength(1);
   });
 
   it('apply the payer’s cancellation: no cycle is charged after it', async () => {
@@ -114,8 +128,34 @@ describe('the PSP’s Pix Automático notifications', () => {
     expect(cycles[0].last_failure).toEqual(failure);
     const [event] = await cycleEvent(api, 'subscription.cycle_failed');
     expect(event).toMatchObject({ subscription_id: id, last_failure: failure });
-    expect(await run()).toBe(0);
+    await run();
     expect((await api.get(`/v1/live/subscriptions/${id}/cycles`)).json().data).toEqual(cycles);
+  });
+
+  it('carry the payer’s maximum when the PSP reports one; a next cycle above it is refused', async () => {
+    const { api, id, idRec } = await created('Valor Variavel Ltda', {
+      amount_minor: undefined,
+      minimum_minor: '2990',
+    });
+    const rec = psp.automatic.recs.get(idRec)!;
+    rec.body = { ...rec.body, valor: { valorMinimoRecebedor: '29.90', valorMaximo: '60.00' } };
+    psp.automatic.answer(idRec, 'APROVADA');
+    await psp.automatic.notifyRec(idRec);
+    expect((await api.get(`/v1/live/subscriptions/${id}`)).json().data).toMatchObject({
+      status: 'active',
+      payer_maximum_minor: '6000',
+    });
+    const over = await api.post(`/v1/live/subscriptions/${id}/cycles/next`, { amount_minor: '6001' });
+    expect(over.statusCode, over.body).toBe(422);
+    expect(over.json()).toMatchObject({
+      error: 'amount_out_of_range',
+      details: [{ field: 'body.amount_minor', issue: expect.stringContaining('6000') }],
+    });
+    const ok = await api.post(`/v1/live/subscriptions/${id}/cycles/next`, { amount_minor: '6000' });
+    expect(ok.json().data.next_amount_minor).toBe('6000');
+    world.clock.advance(5 * DAY_MS);
+    await run();
+    expect([...psp.automatic.cobrs.values()].find((c) => c.idRec === idRec)?.valor).toBe('60.00');
   });
 
   it('without the secret, or with a wrong one, are refused and apply nothing', async () => {
