@@ -5,6 +5,7 @@ import {
   committed,
   type Database,
   isRetryable,
+  isStalePlan,
   type ListenEvent,
   laterWrites,
   type QueryResult,
@@ -34,19 +35,38 @@ function guardPoolClients(pool: pg.Pool) {
  */
 const MAX_NAMED_STATEMENTS = 500;
 const statementNames = new Map<string, string>();
+// A migration that changed a statement's columns makes its prepared form unusable on every
+// connection: every name is then forgotten and statements are prepared anew under fresh names.
+let generation = 0;
 
 function statementName(text: string): string | undefined {
   const known = statementNames.get(text);
   if (known !== undefined || statementNames.size >= MAX_NAMED_STATEMENTS) return known;
-  const name = `lastro_${statementNames.size}`;
+  const name = `lastro_${generation}_${statementNames.size}`;
   statementNames.set(text, name);
   return name;
 }
 
+async function send(client: pg.Pool | pg.PoolClient, text: string, values: unknown[] | undefined) {
+  const name = values === undefined ? undefined : statementName(text);
+  try {
+    return await client.query(name === undefined ? { text, values } : { name, text, values });
+  } catch (error) {
+    if (isStalePlan(error) && statementNames.get(text) === name) {
+      generation++;
+      statementNames.clear();
+    }
+    throw error;
+  }
+}
+
 const run = async <R>(client: pg.Pool | pg.PoolClient, text: string, params?: readonly unknown[]) => {
   const values = toDriverParams(params);
-  const name = values === undefined ? undefined : statementName(text);
-  const result = await client.query(name === undefined ? { text, values } : { name, text, values });
+  // Outside a transaction nothing was aborted: the statement is sent again, prepared afresh.
+  const result = await send(client, text, values).catch((error: unknown) => {
+    if (client instanceof pg.Pool && isStalePlan(error)) return send(client, text, values);
+    throw error;
+  });
   return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 } satisfies QueryResult<R>;
 };
 

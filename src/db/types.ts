@@ -121,8 +121,19 @@ const RETRYABLE = new Set(['40001', '40P01']);
 
 export function isRetryable(error: unknown): boolean {
   return (
-    typeof error === 'object' && error !== null && RETRYABLE.has((error as { code?: string }).code ?? '')
+    typeof error === 'object' &&
+    error !== null &&
+    (RETRYABLE.has((error as { code?: string }).code ?? '') || isStalePlan(error))
   );
+}
+
+/**
+ * A named statement prepared before a migration changed the columns it returns: PostgreSQL refuses
+ * it from then on. The driver prepares it again under a new name (src/db/postgres.ts), so a retry works.
+ */
+export function isStalePlan(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === '0A000' && typeof message === 'string' && message.startsWith('cached plan must not change');
 }
 
 /** bigint parameters travel as their decimal text; both drivers then cast them to BIGINT. */
