@@ -75,6 +75,9 @@ export interface PgClock {
 
 /** Starts the clock on the server `db` talks to (undefined cpu when that server is not on this machine). */
 export async function startPgClock(db: Queryable): Promise<PgClock> {
+  // The view exists once the extension is created in the database read; the library must also be
+  // in shared_preload_libraries, or reading it fails and the row says so.
+  await db.exec('CREATE EXTENSION IF NOT EXISTS pg_stat_statements').catch(() => {});
   const { rows } = await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
   const postmaster = readStat(rows[0]!.pid)?.ppid;
   const ticks0 = postmaster === undefined ? undefined : serverTicks(postmaster);
