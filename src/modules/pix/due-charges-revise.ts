@@ -184,6 +184,11 @@ export async function updateDueCharge(
     return cancelDueCharge(ctx, id, write);
   }
   const { payment, row } = await chargeFor(ctx, id);
+  // A revision that changes nothing would still count one at the PSP: refused, as nothing asked.
+  if (Object.keys(patch).length === 0)
+    throw invalidRequest('Send the fields to change, or status cancelled.', [
+      { field: 'body', issue: 'names nothing to change' },
+    ]);
   const revision = await prepareRevision(ctx, payment, row, patch);
   await reviseAtPsp(ctx, payment, revision.psp);
   return write(async (tx) => {

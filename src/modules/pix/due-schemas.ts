@@ -353,9 +353,8 @@ export const DueChargePatchBody = Type.Object(
     ),
   },
   {
-    minProperties: 1,
     description:
-      'What to change of a waiting charge: only the fields sent change, each checked as on create against the charge as it would stand; or status cancelled alone.',
+      'What to change of a waiting charge: only the fields sent change, each checked as on create against the charge as it would stand; or status cancelled alone. An empty body is 400 invalid_request.',
     examples: [{ amount_minor: '15000', due_date: '2027-01-10', fine: null }, { status: 'cancelled' }],
   },
 );
