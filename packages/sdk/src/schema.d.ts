@@ -21231,7 +21231,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            /** @description What to change of a waiting charge: only the fields sent change, each checked as on create against the charge as it would stand; or status cancelled alone. */
+            /** @description What to change of a waiting charge: only the fields sent change, each checked as on create against the charge as it would stand; or status cancelled alone. An empty body is 400 invalid_request. */
             requestBody: {
                 content: {
                     "application/json": {
