@@ -1,11 +1,11 @@
 /** The hosted page's building blocks: escaping, colours and their contrast, languages, money for people. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { contrast, DEFAULT_BRAND, paletteOf, textOn } from '../../src/modules/links/checkout/colours.ts';
-import { escapeHtml, html, jsonBlock } from '../../src/modules/links/checkout/html.ts';
-import { pickLocale } from '../../src/modules/links/checkout/i18n.ts';
-import { formatBrl } from '../../src/modules/links/checkout/money.ts';
 import { foldText } from '../../src/modules/links/service.ts';
+import { contrast, DEFAULT_BRAND, paletteOf, textOn } from '../../src/platform/hosted-page/colours.ts';
+import { escapeHtml, html, jsonBlock } from '../../src/platform/hosted-page/html.ts';
+import { pickLocale } from '../../src/platform/hosted-page/locale.ts';
+import { formatBrl } from '../../src/platform/hosted-page/money.ts';
 
 const hex = fc.integer({ min: 0, max: 0xffffff }).map((n) => `#${n.toString(16).padStart(6, '0')}`);
 

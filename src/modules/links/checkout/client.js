@@ -1,6 +1,6 @@
 // The hosted checkout page's script: validates the form, starts the charge, shows the BR Code and
-// follows the payment until it is paid or expired. Plain ES2020, no framework; data comes from the
-// page's JSON block, text goes in with textContent only.
+// follows the payment until it is paid or expired; the copy button is the shared copy.js. Plain
+// ES2020, no framework; data comes from the page's JSON block, text goes in with textContent only.
 (() => {
   const data = JSON.parse(document.getElementById('checkout-data').textContent);
   const t = data.messages;
@@ -98,17 +98,6 @@
     setStatus('waiting', t.waiting);
     follow(charge.id);
   };
-
-  $('copy').addEventListener('click', async () => {
-    const text = $('brcode').value;
-    try {
-      await navigator.clipboard.writeText(text);
-      $('copy-status').textContent = t.copied;
-    } catch {
-      $('brcode').select();
-      $('copy-status').textContent = document.execCommand('copy') ? t.copied : t.copyFailed;
-    }
-  });
 
   const documentProblem = (bare) => {
     if (bare === '') return t.missingDocument;

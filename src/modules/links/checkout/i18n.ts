@@ -1,25 +1,10 @@
-/** The page speaks Brazilian Portuguese, or English when the browser prefers it (Accept-Language). */
-export type Locale = 'pt-BR' | 'en';
-
-/** The most preferred of pt and en in an Accept-Language header (q-values honoured); pt-BR otherwise. */
-export function pickLocale(header: string | undefined): Locale {
-  const ranked = (header ?? '')
-    .split(',')
-    .map((entry, order) => {
-      const [tag = '', ...params] = entry.trim().toLowerCase().split(';');
-      const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find(Boolean);
-      return { tag: tag.trim(), q: q === undefined ? 1 : Number(q), order };
-    })
-    .filter((entry) => entry.q > 0 && (entry.tag.startsWith('pt') || entry.tag.startsWith('en')))
-    .sort((a, b) => b.q - a.q || a.order - b.order);
-  return ranked[0]?.tag.startsWith('en') ? 'en' : 'pt-BR';
-}
+/** The checkout page's words, in Brazilian Portuguese and English, beside those every hosted page shares. */
+import type { Locale } from '../../../platform/hosted-page/locale.ts';
+import { pageMessagesFor } from '../../../platform/hosted-page/messages.ts';
 
 const PT = {
+  ...pageMessagesFor('pt-BR'),
   pageTitle: 'Pagamento',
-  payWithPix: 'Pagamento via PIX',
-  payWithPixTo: 'Pagamento via PIX para',
-  testMark: 'Ambiente de teste: nenhum dinheiro real é cobrado.',
   amount: 'Valor (R$)',
   amountHint: 'Por exemplo: 25,90',
   name: 'Nome completo',
@@ -32,12 +17,6 @@ const PT = {
   missingDocument: 'Informe o CPF ou CNPJ.',
   invalidAmount: 'Informe um valor válido, como 25,90.',
   failedToStart: 'Não foi possível gerar o pagamento. Tente de novo.',
-  scan: 'Escaneie o QR code no app do seu banco',
-  qrAlt: 'QR code do PIX',
-  copyLabel: 'PIX copia e cola',
-  copy: 'Copiar código',
-  copied: 'Código copiado.',
-  copyFailed: 'Não foi possível copiar: selecione o texto e copie.',
   waiting: 'Aguardando o pagamento…',
   paid: 'Pagamento confirmado. Obrigado!',
   expired: 'Este código PIX expirou. Recarregue a página para gerar outro.',
@@ -55,10 +34,8 @@ const PT = {
 export type Messages = typeof PT;
 
 const EN: Messages = {
+  ...pageMessagesFor('en'),
   pageTitle: 'Payment',
-  payWithPix: 'Pay with PIX',
-  payWithPixTo: 'Pay with PIX to',
-  testMark: 'Test environment: no real money is charged.',
   amount: 'Amount (R$)',
   amountHint: 'For example: 25.90',
   name: 'Full name',
@@ -71,12 +48,6 @@ const EN: Messages = {
   missingDocument: 'Enter the CPF or CNPJ.',
   invalidAmount: 'Enter a valid amount, such as 25.90.',
   failedToStart: 'The payment could not be created. Please try again.',
-  scan: "Scan the QR code in your bank's app",
-  qrAlt: 'PIX QR code',
-  copyLabel: 'PIX copy-paste code',
-  copy: 'Copy code',
-  copied: 'Code copied.',
-  copyFailed: 'Could not copy: select the text and copy it.',
   waiting: 'Waiting for the payment…',
   paid: 'Payment confirmed. Thank you!',
   expired: 'This PIX code has expired. Reload the page to get a new one.',

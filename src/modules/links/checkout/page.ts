@@ -1,16 +1,18 @@
 /** The hosted checkout page and the page shown for a link that takes no payment. */
-import { readFileSync } from 'node:fs';
+import { html, jsonBlock, type SafeHtml } from '../../../platform/hosted-page/html.ts';
+import {
+  brCodeBlock,
+  COPY_BUTTON_SCRIPT,
+  merchantLine,
+  pageAsset,
+  renderPage,
+} from '../../../platform/hosted-page/layout.ts';
+import type { Locale } from '../../../platform/hosted-page/locale.ts';
+import { formatBrl } from '../../../platform/hosted-page/money.ts';
 import type { LinkStatus } from '../schemas.ts';
-import { paletteOf } from './colours.ts';
-import { html, jsonBlock, SafeHtml } from './html.ts';
-import { type Locale, type Messages, messagesFor } from './i18n.ts';
-import { formatBrl } from './money.ts';
+import { type Messages, messagesFor } from './i18n.ts';
 
-// Our own files, not data: they go into the page as they are (neither can hold a closing tag).
-const STYLE = readFileSync(new URL('./style.css', import.meta.url), 'utf8');
-const SCRIPT = readFileSync(new URL('./client.js', import.meta.url), 'utf8');
-if (/<\/(style|script)/i.test(STYLE + SCRIPT))
-  throw new Error('checkout assets must not close their element');
+const SCRIPT = pageAsset(new URL('./client.js', import.meta.url));
 
 /** How often the page asks whether the payment has arrived. */
 export const POLL_MS = 2000;
@@ -26,36 +28,6 @@ export interface PageLink {
   amountMinor: bigint | null;
   allowCustomAmount: boolean;
   design: { brand_color?: unknown; background_color?: unknown };
-}
-
-function layout(
-  locale: Locale,
-  nonce: string,
-  link: Pick<PageLink, 'design' | 'sandbox'>,
-  title: string,
-  body: SafeHtml,
-  script?: SafeHtml,
-): string {
-  const design = link.design;
-  const palette = paletteOf(design);
-  // Every value in this rule passed paletteOf's #rrggbb check: nothing else can reach the CSS.
-  const colours = `:root{--brand:${palette.brand};--brand-fg:${palette.brandText};--bg:${palette.background};--fg:${palette.text}}`;
-  return `<!doctype html>${html`<html lang="${locale}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${title}</title>
-<style nonce="${nonce}">${new SafeHtml(`${colours}\n${STYLE}`)}</style>
-</head>
-<body>
-<main class="card">
-${link.sandbox ? html`<p class="test-mark" id="test-mark" role="note">${messagesFor(locale).testMark}</p>` : ''}
-${body}
-</main>
-${script ?? ''}
-</body>
-</html>`}`;
 }
 
 type Attributes = Record<string, string | true>;
@@ -92,7 +64,7 @@ export function renderCheckoutPage(link: PageLink, locale: Locale, nonce: string
       )
     : '';
   const body = html`<header class="brand">
-${merchant(link.merchantName, t)}
+${merchantLine(link.merchantName, t)}
 <h1>${title}</h1>
 </header>
 <div class="panel">
@@ -120,28 +92,23 @@ ${field(
 </form>
 <section id="result" hidden aria-labelledby="result-title">
 <h2 id="result-title" tabindex="-1">${t.scan}</h2>
-<img class="qr" id="qr" alt="${t.qrAlt}" width="320" height="320">
-<div class="field">
-<label for="brcode">${t.copyLabel}</label>
-<textarea id="brcode" rows="6" readonly></textarea>
-</div>
-<button type="button" id="copy">${t.copy}</button>
-<p class="muted" id="copy-status" role="status"></p>
+${brCodeBlock(t)}
 <p class="muted">${t.validUntil} <span id="valid-until"></span></p>
 <p class="status" id="status" role="status" aria-live="polite" data-state="waiting"></p>
 </section>
 </div>`;
   const data = { slug: link.slug, locale, pollMs: POLL_MS, messages: clientMessages(t) };
-  const script = html`<script type="application/json" id="checkout-data">${jsonBlock(data)}</script>
-<script nonce="${nonce}">${new SafeHtml(SCRIPT)}</script>`;
-  return layout(locale, nonce, link, title, body, script);
+  return renderPage({
+    locale,
+    nonce,
+    design: link.design,
+    sandbox: link.sandbox,
+    title,
+    body,
+    data: html`<script type="application/json" id="checkout-data">${jsonBlock(data)}</script>`,
+    scripts: [COPY_BUTTON_SCRIPT, SCRIPT],
+  });
 }
-
-/** Whom the payer pays, over the title: "Pagamento via PIX para <name>", or without a name. */
-const merchant = (name: string, t: Messages) =>
-  name
-    ? html`<p>${t.payWithPixTo} <strong id="merchant-name">${name}</strong></p>`
-    : html`<p>${t.payWithPix}</p>`;
 
 /** The messages the page's script shows, and only those: the rest stay server-side. */
 const CLIENT_MESSAGES = [
@@ -150,8 +117,6 @@ const CLIENT_MESSAGES = [
   'missingDocument',
   'invalidAmount',
   'failedToStart',
-  'copied',
-  'copyFailed',
   'waiting',
   'paid',
   'expired',
@@ -181,10 +146,11 @@ export function renderUnavailablePage(
     production_off: t.productionOffLink,
   }[reason];
   const body = html`<header class="brand">
-${link ? merchant(link.merchantName, t) : ''}
+${link ? merchantLine(link.merchantName, t) : ''}
 <p>${link?.title ?? t.payWithPix}</p>
 <h1>${t.unavailable}</h1>
 </header>
 <div class="panel"><p id="unavailable-reason">${message}</p></div>`;
-  return layout(locale, nonce, link ?? { design: {}, sandbox: false }, t.unavailable, body);
+  const { design, sandbox } = link ?? { design: {}, sandbox: false };
+  return renderPage({ locale, nonce, design, sandbox, title: t.unavailable, body });
 }

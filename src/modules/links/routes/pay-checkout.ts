@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../../platform/context.ts';
+import { PUBLIC_SECURITY, publicRouteOptions } from '../../../platform/hosted-page/public-route.ts';
 import { type App, respond } from '../../../platform/schema.ts';
-import { PUBLIC_SECURITY, publicRouteOptions } from '../checkout/public-route.ts';
 import { startCheckout } from '../checkout.ts';
 import { CheckoutBody, CheckoutCharge, SlugParams } from '../schemas.ts';
 

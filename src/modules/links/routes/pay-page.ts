@@ -1,13 +1,17 @@
-import { Type } from 'typebox';
 import type { Deps } from '../../../platform/context.ts';
+import { pickLocale } from '../../../platform/hosted-page/locale.ts';
+import {
+  HTML_PAGE_EXAMPLE,
+  htmlPage,
+  newNonce,
+  PUBLIC_SECURITY,
+  pageCsp,
+  publicRouteOptions,
+} from '../../../platform/hosted-page/public-route.ts';
 import type { App } from '../../../platform/schema.ts';
-import { pickLocale } from '../checkout/i18n.ts';
 import { renderCheckoutPage, renderUnavailablePage } from '../checkout/page.ts';
-import { newNonce, PUBLIC_SECURITY, pageCsp, publicRouteOptions } from '../checkout/public-route.ts';
 import { linkForPage } from '../checkout.ts';
 import { SlugParams } from '../schemas.ts';
-
-const Html = { 'text/html': { schema: Type.String() } };
 
 export default function route(app: App, deps: Deps) {
   app.get(
@@ -23,22 +27,12 @@ export default function route(app: App, deps: Deps) {
         security: [...PUBLIC_SECURITY],
         params: SlugParams,
         response: {
-          200: {
-            description: 'the checkout page',
-            content: {
-              'text/html': { schema: Type.String(), example: '<!doctype html><html lang="pt-BR">…</html>' },
-            },
-          },
-          404: { description: 'no payment link has this slug', content: Html },
-          403: {
-            description: "a live link whose workspace's production is off: it takes no payment",
-            content: Html,
-          },
-          410: {
-            description:
-              'the link is inactive, expired or less than a minute from expiring: it takes no payment',
-            content: Html,
-          },
+          200: htmlPage('the checkout page', HTML_PAGE_EXAMPLE),
+          404: htmlPage('no payment link has this slug'),
+          403: htmlPage("a live link whose workspace's production is off: it takes no payment"),
+          410: htmlPage(
+            'the link is inactive, expired or less than a minute from expiring: it takes no payment',
+          ),
         },
       },
     },

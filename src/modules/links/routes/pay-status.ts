@@ -1,6 +1,6 @@
 import type { Deps } from '../../../platform/context.ts';
+import { PUBLIC_SECURITY, publicRouteOptions } from '../../../platform/hosted-page/public-route.ts';
 import { type App, respond } from '../../../platform/schema.ts';
-import { PUBLIC_SECURITY, publicRouteOptions } from '../checkout/public-route.ts';
 import { checkoutStatus } from '../checkout.ts';
 import { PublicPayment, SlugPaymentParams } from '../schemas.ts';
 

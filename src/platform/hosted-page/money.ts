@@ -1,4 +1,4 @@
-import type { Locale } from './i18n.ts';
+import type { Locale } from './locale.ts';
 
 /** BRL minor units for people: "R$ 1.234,56" in Portuguese, "R$1,234.56" in English. From bigint, never a float. */
 export function formatBrl(minor: bigint, locale: Locale): string {

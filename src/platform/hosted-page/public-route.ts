@@ -1,11 +1,12 @@
 /**
- * What every public checkout route (/pay/…) shares: no authentication, a rate limit per IP (there
- * is no credential to count by), and the security headers of a page that takes a payer's document.
+ * What every public hosted-page route (/pay/…) shares: no authentication, a rate limit per IP (there
+ * is no credential to count by), and the security headers of a page that handles a payer's document.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Deps } from '../../../platform/context.ts';
-import type { ErrorCode } from '../../../platform/errors.ts';
+import { Type } from 'typebox';
+import type { Deps } from '../context.ts';
+import type { ErrorCode } from '../errors.ts';
 
 /** For JSON answers and anything a page did not set itself: nothing may load, nothing may frame it. */
 const LOCKED_DOWN_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
@@ -20,11 +21,14 @@ const SECURITY_HEADERS = {
   'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
 };
 
-/** The page's own policy: only its nonce-bearing style and script, QR images as data: URLs, calls to itself. */
-export const pageCsp = (nonce: string) =>
+/**
+ * A page's own policy: only its nonce-bearing style and scripts, QR images as data: URLs, calls to
+ * itself. A page without a script (`scripts: false`) names no script source, so none can run there.
+ */
+export const pageCsp = (nonce: string, options: { scripts?: boolean } = {}) =>
   [
     "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
+    ...(options.scripts === false ? [] : [`script-src 'nonce-${nonce}'`]),
     `style-src 'nonce-${nonce}'`,
     'img-src data:',
     "connect-src 'self'",
@@ -58,3 +62,11 @@ export function publicRouteOptions(deps: Deps, errors: readonly ErrorCode[]) {
 
 /** OpenAPI: these routes take no credential. */
 export const PUBLIC_SECURITY: readonly Record<string, string[]>[] = [];
+
+/** OpenAPI: an answer of a page route, an HTML page (`example`: the 200's, so the document shows one). */
+export const htmlPage = (description: string, example?: string) => ({
+  description,
+  content: { 'text/html': { schema: Type.String(), ...(example ? { example } : {}) } },
+});
+
+export const HTML_PAGE_EXAMPLE = '<!doctype html><html lang="pt-BR">…</html>';
