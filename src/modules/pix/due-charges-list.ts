@@ -30,6 +30,6 @@ export async function listDueCharges(
   });
   const today = await todayFor(q, deps, caller);
   return rows.map(({ payment, charge }) =>
-    dueChargeView(payment as unknown as PaymentRow, charge, today),
+    dueChargeView(payment as unknown as PaymentRow, charge, today, deps),
   );
 }

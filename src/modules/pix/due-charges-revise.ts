@@ -21,7 +21,7 @@ import {
 } from '../payments/service.ts';
 import { cashInFee } from './charges.ts';
 import { lastPayableDate } from './due-amount.ts';
-import { dueChargeView, endOfValidity, todayFor } from './due-charges.ts';
+import { endOfValidity, getDueCharge, todayFor } from './due-charges.ts';
 import {
   cancelDueChargeRow,
   type DueChargeRow,
@@ -134,8 +134,7 @@ async function chargeFor(ctx: Ctx, id: string, tx?: Tx) {
 
 /** Emits the charge's own event and answers it as GET does. */
 async function announce(tx: Tx, ctx: Ctx, type: 'due_charge.updated' | 'due_charge.cancelled', id: string) {
-  const { payment, row } = await chargeFor(ctx, id, tx);
-  const view = dueChargeView(payment, row, await todayFor(tx, ctx.deps, ctx.caller));
+  const view = await getDueCharge(tx, ctx, id);
   await emitEvent(tx, { ...scopeOf(ctx), type, object: view, at: ctx.deps.clock.now() });
   return view;
 }

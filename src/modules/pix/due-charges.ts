@@ -22,6 +22,7 @@ import { cashInFee } from './charges.ts';
 import { pixCurrencyOf } from './checks.ts';
 import { type AmountDue, amountDue, lastPayableDate } from './due-amount.ts';
 import { type DueChargeRow, findDueCharge, insertDueCharge } from './due-charges-repo.ts';
+import { dueCheckoutUrl } from './due-checkout-token.ts';
 import type { DueChargeResponse } from './due-schemas.ts';
 import { type DueChargeInput, validateDueCharge } from './due-terms.ts';
 
@@ -158,7 +159,7 @@ export async function recordDueCharge(
   };
   await insertDueCharge(tx, row);
   const payment = await findPayment(tx, caller, charge.paymentId);
-  return dueChargeView(payment!, row, await todayFor(tx, deps, caller));
+  return dueChargeView(payment!, row, await todayFor(tx, deps, caller), deps);
 }
 
 /** POST /v1/{env}/pix/due-charges: checks, issues at the PSP (outside any transaction), records. */
@@ -197,7 +198,13 @@ export function dueToday(payment: PaymentRow, row: DueChargeRow, today: string):
   return payable ? amountDue(chargeOf(row), today) : ZERO;
 }
 
-export function dueChargeView(payment: PaymentRow, row: DueChargeRow, today: string): DueChargeResponse {
+/** The charge as the API shows it; `deps` (PUBLIC_BASE_URL, the master key) make its checkout_url. */
+export function dueChargeView(
+  payment: PaymentRow,
+  row: DueChargeRow,
+  today: string,
+  deps: Pick<Deps, 'config' | 'sealer'>,
+): DueChargeResponse {
   const due = dueToday(payment, row, today);
   const text = (value: bigint) => value.toString();
   return {
@@ -232,6 +239,7 @@ export function dueChargeView(payment: PaymentRow, row: DueChargeRow, today: str
     description: payment.description,
     pix_txid: payment.pix_txid,
     pix_qr_code: payment.pix_qr_code,
+    checkout_url: dueCheckoutUrl(deps, row),
     expires_at: iso(payment.expires_at),
     completed_at: iso(payment.completed_at),
     created_at: iso(payment.created_at),
@@ -249,7 +257,7 @@ export async function getDueCharge(q: Queryable, ctx: Ctx, id: string): Promise<
   const payment = await findPayment(q, scope, id);
   const row = payment && (await findDueCharge(q, scope, id));
   if (!payment || !row) throw notFound('Due-date charge');
-  return dueChargeView(payment, row, await todayFor(q, ctx.deps, ctx.caller));
+  return dueChargeView(payment, row, await todayFor(q, ctx.deps, ctx.caller), ctx.deps);
 }
 
 /**

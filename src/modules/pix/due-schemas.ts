@@ -209,6 +209,11 @@ export const DueCharge = Type.Object(
     description: Nullable(Type.String({ description: 'Shown to the payer (solicitacaoPagador).' })),
     pix_txid: Nullable(Type.String({ description: 'The txid at the PSP (the cobv’s).' })),
     pix_qr_code: Nullable(Type.String({ description: 'The BR Code (copia e cola) the payer pays.' })),
+    checkout_url: Type.String({
+      format: 'uri',
+      description:
+        'The charge’s hosted page, to send the debtor: PUBLIC_BASE_URL + /pay/due/{token}. Public and unguessable (the token is signed, not the id), it shows the amount due today part by part, the BR Code and its QR while it can be paid, and says when it is paid, expired or cancelled. pt-BR, or English by Accept-Language or ?lang=en.',
+    }),
     expires_at: Nullable(
       Type.String({
         format: 'date-time',
@@ -254,6 +259,8 @@ export const DUE_CHARGE_EXAMPLE: DueChargeResponse = {
   description: null,
   pix_txid: '0b6f4c1e2a7d4f4e9d7a3c2b1a0f9e8d',
   pix_qr_code: '00020101021226...6304ABCD',
+  checkout_url:
+    'https://pay.example.com/pay/due/AT-abC6B1Et6nA5dHyo7TF0Lb0weKn1PTp16PCsaD56NHqnEDQ_wWPzb8ze5ILUA',
   expires_at: '2027-01-31T03:00:00.000Z',
   completed_at: null,
   created_at: '2026-12-01T12:00:00.000Z',

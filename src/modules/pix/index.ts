@@ -7,6 +7,7 @@ import { pixWebhookRegistration } from './notifications/webhook-registration.ts'
 import { reconcileCommand } from './reconciliation/cli.ts';
 import { dailyReconciliation } from './reconciliation/daily.ts';
 import createPixCharge from './routes/charges-create.ts';
+import dueChargePage from './routes/due-charge-page.ts';
 import createDueChargeBatch from './routes/due-charges-batch.ts';
 import createDueCharges from './routes/due-charges-create.ts';
 import getDueCharge from './routes/due-charges-get.ts';
@@ -39,6 +40,7 @@ export default defineModule({
     createDueCharges,
     createDueChargeBatch,
     getDueCharge,
+    dueChargePage,
     listDueCharges,
     updateDueCharge,
     createRefund,
