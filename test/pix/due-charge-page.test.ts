@@ -1,8 +1,9 @@
 /**
  * A due-date charge's hosted page over HTTP (GET /pay/due/{token}, the charge's checkout_url): the
  * amount due on the sandbox clock's day, part by part, is the one paying it credits; late it adds the
- * fine and interest; past its last payable day it can no longer be paid and shows no code; paid, it
- * says so; a token that names no charge is a 404 page; every answer carries the locked-down headers.
+ * fine and interest; past its last payable day or cancelled it can no longer be paid and shows no
+ * code; paid, it says so; a token that names no charge is a 404 page; every answer carries the
+ * locked-down headers.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { startWorld, type Workspace } from '../support/world.ts';
@@ -125,6 +126,20 @@ describe('the hosted page of a due-date charge', () => {
     expect(res.statusCode).toBe(200);
     expect(textOf(res.body, 'status')).toBe('Pagamento confirmado. Obrigado!');
     expect(textOf(res.body, 'amount-paid')).toBe('R$ 99,00');
+    expect(res.body).not.toContain('id="qr"');
+    expect(res.body).not.toContain('<script');
+  });
+
+  it('cancelled by its receiver it says so, with no code, and the page stays at the same address', async () => {
+    const { ws, charge } = await shopWithCharge();
+    const cancelled = await ws.api.patch(`${DUE}/${charge.id}`, { status: 'cancelled' });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json().data.checkout_url).toBe(charge.checkout_url);
+    const res = await page(charge.checkout_url, { 'accept-language': 'en' });
+    expect(res.statusCode).toBe(410);
+    expect(textOf(res.body, 'status')).toBe(
+      'This bill was cancelled by whoever issued it and can no longer be paid.',
+    );
     expect(res.body).not.toContain('id="qr"');
     expect(res.body).not.toContain('<script');
   });
