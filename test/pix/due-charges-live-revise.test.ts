@@ -5,6 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { pollLiveDueCharges } from '../../src/modules/pix/due-charge-tasks.ts';
+import { MtlsClient } from '../../src/providers/pix/bcb/http.ts';
 import { DEBTOR, spDate } from './due-charges-support.ts';
 import { liveWorkspace, startLiveWorld } from './live-support.ts';
 
@@ -84,6 +85,18 @@ describe('live due-date charge cancellation', () => {
     expect(res.json().data).toMatchObject({ status: 'cancelled', revision: 1 });
     const cobv = psp.cobvs.get(charge.pix_txid)!;
     expect(cobv).toMatchObject({ status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR', revisao: 1 });
+    // The PSP's own list (GET /cobv, CobsVConsultadas) shows it removed too.
+    const settings = psp.settings(live.webhookUrl);
+    const http = new MtlsClient(settings);
+    const day = new Date().toISOString().slice(0, 10);
+    const listed = await http.call(
+      'GET',
+      `${settings.baseUrl}/cobv?inicio=${day}T00:00:00Z&fim=${day}T23:59:59Z&status=REMOVIDA_PELO_USUARIO_RECEBEDOR`,
+    );
+    http.close();
+    expect(listed.body.cobs).toEqual(
+      expect.arrayContaining([expect.objectContaining({ txid: charge.pix_txid, revisao: 1 })]),
+    );
 
     // A PSP at fault takes a PIX on the removed cobv and notifies it.
     cobv.status = 'ATIVA';
@@ -99,6 +112,10 @@ describe('live due-date charge cancellation', () => {
     expect(held).toEqual([
       expect.objectContaining({ end_to_end_id: endToEndId, amount_minor: '9900', status: 'unassigned' }),
     ]);
-    expect(await ws.eventTypes(charge.id)).toEqual(['payment.created', 'payment.expired', 'due_charge.cancelled']);
+    expect(await ws.eventTypes(charge.id)).toEqual([
+      'payment.created',
+      'payment.expired',
+      'due_charge.cancelled',
+    ]);
   });
 });
