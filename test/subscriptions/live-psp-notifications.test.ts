@@ -158,6 +158,36 @@ describe('the PSP’s Pix Automático notifications', () => {
     expect([...psp.automatic.cobrs.values()].find((c) => c.idRec === idRec)?.valor).toBe('60.00');
   });
 
+  it('set aside an item the PSP’s API cannot answer for, and apply the rest of the notification', async () => {
+    const bad = await dueCycle('Cobranca Ilegivel Ltda');
+    const good = await dueCycle('Cobranca Legivel Ltda');
+    // An attempt in a status we cannot read: its cobr fails every time it is looked at.
+    const unreadable = psp.automatic.cobrs.get(bad.txid)!.tentativas;
+    unreadable.push({ ...unreadable[0]!, status: 'DESCONHECIDA' as 'AGENDADA' });
+    psp.automatic.settle(good.txid, 'CONCLUIDA', fakeEndToEndId());
+    const res = await fetch(`${psp.automatic.webhooks.cobr}/cobr`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        cobsr: [
+          { idRec: bad.idRec, txid: bad.txid, status: 'ATIVA' },
+          { idRec: good.idRec, txid: good.txid, status: 'CONCLUIDA' },
+        ],
+      }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ data: { received: 2, matched: 2 } });
+    expect(await available(good.api, 'live')).toBe('3500');
+    const { rows } = await world.deps.db.query<{ payload: unknown; workspace_id: string | null }>(
+      `SELECT payload, workspace_id FROM set_aside_items
+        WHERE source = 'pix-automatico-notification' AND resolved_at IS NULL`,
+    );
+    expect(rows).toHaveLength(1);
+    const payload = typeof rows[0]!.payload === 'string' ? JSON.parse(rows[0]!.payload) : rows[0]!.payload;
+    expect(payload).toMatchObject({ txid: bad.txid });
+    unreadable.pop();
+  });
+
   it('without the secret, or with a wrong one, are refused and apply nothing', async () => {
     const url = psp.automatic.webhooks.rec!.replace(/\?.*$/, '');
     const body = JSON.stringify({ recs: [{ idRec: 'RN1234567820270101abcdefghijk', status: 'CANCELADA' }] });

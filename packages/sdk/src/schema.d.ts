@@ -45414,7 +45414,7 @@ export interface paths {
         put?: never;
         /**
          * Live PSP notifications: Pix Automático recurrences and recurring charges
-         * @description Called by the PSP, not by clients. Authenticated by the hmac query secret (constant-time), as the PIX callback. Each item names a recurrence (idRec) or a cycle’s charge (txid): the subscription is brought up to date from the PSP’s API at once (GET /rec, GET /cobr), as the cycle task’s poll would: approvals, refusals, cancellations by the payer, cycles paid, attempts rejected. Applying an item twice changes nothing. Unknown or malformed items are answered 200 and change nothing; 503 provider_unavailable when the PSP’s API cannot confirm now (the PSP delivers again).
+         * @description Called by the PSP, not by clients. Authenticated by the hmac query secret (constant-time), as the PIX callback. Each item names a recurrence (idRec) or a cycle’s charge (txid): the subscription is brought up to date from the PSP’s API at once (GET /rec, GET /cobr), as the cycle task’s poll would: approvals, refusals, cancellations by the payer, cycles paid, attempts rejected. Applying an item twice changes nothing. Unknown or malformed items are answered 200 and change nothing; an item the PSP’s API cannot confirm now (it is down, or its answer cannot be read) is set aside for an operator and the rest are applied, the cycle task’s poll bringing its subscription up to date later.
          */
         post: {
             parameters: {
@@ -45701,7 +45701,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `provider_unavailable`, `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -45712,7 +45712,7 @@ export interface paths {
                              * @description The error code: branch on it, never on the message.
                              * @enum {string}
                              */
-                            error: "provider_unavailable" | "database_unavailable" | "overloaded";
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -45744,7 +45744,7 @@ export interface paths {
         put?: never;
         /**
          * Live PSP notifications: Pix Automático recurrences and recurring charges
-         * @description Called by the PSP, not by clients. Authenticated by the hmac query secret (constant-time), as the PIX callback. Each item names a recurrence (idRec) or a cycle’s charge (txid): the subscription is brought up to date from the PSP’s API at once (GET /rec, GET /cobr), as the cycle task’s poll would: approvals, refusals, cancellations by the payer, cycles paid, attempts rejected. Applying an item twice changes nothing. Unknown or malformed items are answered 200 and change nothing; 503 provider_unavailable when the PSP’s API cannot confirm now (the PSP delivers again).
+         * @description Called by the PSP, not by clients. Authenticated by the hmac query secret (constant-time), as the PIX callback. Each item names a recurrence (idRec) or a cycle’s charge (txid): the subscription is brought up to date from the PSP’s API at once (GET /rec, GET /cobr), as the cycle task’s poll would: approvals, refusals, cancellations by the payer, cycles paid, attempts rejected. Applying an item twice changes nothing. Unknown or malformed items are answered 200 and change nothing; an item the PSP’s API cannot confirm now (it is down, or its answer cannot be read) is set aside for an operator and the rest are applied, the cycle task’s poll bringing its subscription up to date later.
          */
         post: {
             parameters: {
@@ -46031,7 +46031,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `provider_unavailable`, `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -46042,7 +46042,7 @@ export interface paths {
                              * @description The error code: branch on it, never on the message.
                              * @enum {string}
                              */
-                            error: "provider_unavailable" | "database_unavailable" | "overloaded";
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -46074,7 +46074,7 @@ export interface paths {
         put?: never;
         /**
          * Live PSP notifications: Pix Automático recurrences and recurring charges
-         * @description Called by the PSP, not by clients. Authenticated by the hmac query secret (constant-time), as the PIX callback. Each item names a recurrence (idRec) or a cycle’s charge (txid): the subscription is brought up to date from the PSP’s API at once (GET /rec, GET /cobr), as the cycle task’s poll would: approvals, refusals, cancellations by the payer, cycles paid, attempts rejected. Applying an item twice changes nothing. Unknown or malformed items are answered 200 and change nothing; 503 provider_unavailable when the PSP’s API cannot confirm now (the PSP delivers again).
+         * @description Called by the PSP, not by clients. Authenticated by the hmac query secret (constant-time), as the PIX callback. Each item names a recurrence (idRec) or a cycle’s charge (txid): the subscription is brought up to date from the PSP’s API at once (GET /rec, GET /cobr), as the cycle task’s poll would: approvals, refusals, cancellations by the payer, cycles paid, attempts rejected. Applying an item twice changes nothing. Unknown or malformed items are answered 200 and change nothing; an item the PSP’s API cannot confirm now (it is down, or its answer cannot be read) is set aside for an operator and the rest are applied, the cycle task’s poll bringing its subscription up to date later.
          */
         post: {
             parameters: {
@@ -46361,7 +46361,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `provider_unavailable`, `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
+                /** @description `database_unavailable`, `overloaded` (see the errors guide, /docs/guides/errors) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -46372,7 +46372,7 @@ export interface paths {
                              * @description The error code: branch on it, never on the message.
                              * @enum {string}
                              */
-                            error: "provider_unavailable" | "database_unavailable" | "overloaded";
+                            error: "database_unavailable" | "overloaded";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */

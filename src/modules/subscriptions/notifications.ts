@@ -8,14 +8,15 @@
  * /cobr/{txid}) by the same steps as the poll, each one transaction under the subscription's lock
  * that moves only what has not moved yet. A repeated, late or forged item therefore changes nothing,
  * and a cycle is credited once whichever of the notification, the poll or the PIX callback sees it
- * first; the poll stays the fallback for a notification that never comes.
+ * first; the poll stays the fallback for a notification that never comes or an item set aside.
  */
+import { createHash } from 'node:crypto';
 import type { Deps } from '../../platform/context.ts';
-import { AppError } from '../../platform/errors.ts';
+import { isRoundError, type SetAsideFailure, setAside } from '../../platform/set-aside.ts';
 import type { BackgroundTask } from '../../platform/tasks.ts';
 import type { PixAutomaticApi } from '../../providers/pix/provider.ts';
 import { syncLiveSubscription } from './live.ts';
-import { findLiveSubscriptionByPspRef } from './repo.ts';
+import { findLiveSubscriptionByPspRef, type SubscriptionRow } from './repo.ts';
 
 type Item = Record<string, unknown>;
 const isItem = (value: unknown): value is Item =>
@@ -29,7 +30,12 @@ export interface AutomaticReceipt {
   matched: number;
   /** Changes made: a status moved, a cycle credited, failed or retried. */
   applied: number;
+  /** Items that failed, set aside for an operator (set_aside_items). */
+  setAside: SetAsideFailure[];
 }
+
+/** Where a notification item that fails is set aside (set_aside_items.source). */
+export const AUTOMATIC_NOTIFICATION = 'pix-automatico-notification';
 
 /** The items of a rec or cobr notification: whichever list the body carries, else none. */
 function itemsOf(body: unknown): Item[] {
@@ -39,36 +45,34 @@ function itemsOf(body: unknown): Item[] {
 }
 
 /**
- * Applies a notification's items. One the PSP's API could not confirm now (it is down) does not
- * stop the others; the answer is then 503 so the PSP delivers the notification again, which is
- * harmless for the items already applied.
+ * Applies a notification's items, each on its own. One that fails (its cobr cannot be read, the
+ * PSP's API is down) is set aside and the rest are applied: answering the PSP with an error would
+ * have it deliver the whole notification again, for ever when the item always fails, and the
+ * cycle task's poll brings that subscription up to date anyway. Only an error of the database
+ * stops the notification, which the PSP then delivers again.
  */
 export async function receiveAutomaticNotification(deps: Deps, body: unknown): Promise<AutomaticReceipt> {
   const items = itemsOf(body);
   const seen = new Set<string>();
-  let matched = 0;
-  let applied = 0;
-  let failed: unknown;
+  const receipt: AutomaticReceipt = { received: items.length, matched: 0, applied: 0, setAside: [] };
   for (const item of items) {
-    const row = await findLiveSubscriptionByPspRef(deps.db, {
-      idRec: text(item.idRec),
-      txid: text(item.txid),
-    });
-    if (!row || seen.has(row.id)) continue;
-    seen.add(row.id);
-    matched++;
+    let row: SubscriptionRow | undefined;
     try {
-      applied += await syncLiveSubscription(deps, row);
+      row = await findLiveSubscriptionByPspRef(deps.db, { idRec: text(item.idRec), txid: text(item.txid) });
+      if (!row || seen.has(row.id)) continue;
+      seen.add(row.id);
+      receipt.matched++;
+      receipt.applied += await syncLiveSubscription(deps, row);
     } catch (error) {
-      failed ??= error;
+      if (isRoundError(error)) throw error;
+      const key = createHash('sha256').update(JSON.stringify(item)).digest('hex');
+      const described = { key, environment: 'live' as const, workspaceId: row?.workspace_id, payload: item };
+      receipt.setAside.push(
+        await setAside(deps.db, AUTOMATIC_NOTIFICATION, described, error, deps.clock.now()),
+      );
     }
   }
-  if (failed)
-    throw new AppError(
-      'provider_unavailable',
-      `The PSP's API could not confirm the notification now: ${(failed as Error).message}.`,
-    );
-  return { received: items.length, matched, applied };
+  return receipt;
 }
 
 const registered = new WeakSet<PixAutomaticApi>();

@@ -3,7 +3,7 @@ import { fromOurPsp } from '../../../platform/auth/psp-secret.ts';
 import type { Deps } from '../../../platform/context.ts';
 import { AppError, notFound } from '../../../platform/errors.ts';
 import { type App, respond } from '../../../platform/schema.ts';
-import { receiveAutomaticNotification } from '../notifications.ts';
+import { AUTOMATIC_NOTIFICATION, receiveAutomaticNotification } from '../notifications.ts';
 
 const Receipt = Type.Object({
   received: Type.Integer({ description: 'items in the notification' }),
@@ -36,13 +36,13 @@ export default function route(app: App, deps: Deps) {
       {
         config: {
           auth: 'none',
-          errors: ['not_found', 'missing_credentials', 'invalid_credentials', 'provider_unavailable'],
+          errors: ['not_found', 'missing_credentials', 'invalid_credentials'],
         },
         schema: {
           tags: ['subscriptions'],
           summary: 'Live PSP notifications: Pix Automático recurrences and recurring charges',
           description:
-            'Called by the PSP, not by clients. Authenticated by the hmac query secret (constant-time), as the PIX callback. Each item names a recurrence (idRec) or a cycle’s charge (txid): the subscription is brought up to date from the PSP’s API at once (GET /rec, GET /cobr), as the cycle task’s poll would: approvals, refusals, cancellations by the payer, cycles paid, attempts rejected. Applying an item twice changes nothing. Unknown or malformed items are answered 200 and change nothing; 503 provider_unavailable when the PSP’s API cannot confirm now (the PSP delivers again).',
+            'Called by the PSP, not by clients. Authenticated by the hmac query secret (constant-time), as the PIX callback. Each item names a recurrence (idRec) or a cycle’s charge (txid): the subscription is brought up to date from the PSP’s API at once (GET /rec, GET /cobr), as the cycle task’s poll would: approvals, refusals, cancellations by the payer, cycles paid, attempts rejected. Applying an item twice changes nothing. Unknown or malformed items are answered 200 and change nothing; an item the PSP’s API cannot confirm now (it is down, or its answer cannot be read) is set aside for an operator and the rest are applied, the cycle task’s poll bringing its subscription up to date later.',
           security: [],
           querystring: Query,
           body: Type.Unknown({
@@ -80,7 +80,13 @@ export default function route(app: App, deps: Deps) {
           );
         if (!fromOurPsp(deps.config, request.query.hmac))
           throw new AppError('invalid_credentials', 'The webhook secret does not match.');
-        return { data: await receiveAutomaticNotification(deps, request.body) };
+        const { setAside, ...receipt } = await receiveAutomaticNotification(deps, request.body);
+        if (setAside.length)
+          request.log.error(
+            { alert: 'set_aside', source: AUTOMATIC_NOTIFICATION, items: setAside },
+            'PSP Pix Automático notification items set aside',
+          );
+        return { data: receipt };
       },
     );
   }
