@@ -130,10 +130,20 @@ export function isRetryable(error: unknown): boolean {
 /**
  * A named statement prepared before a migration changed the columns it returns: PostgreSQL refuses
  * it from then on. The driver prepares it again under a new name (src/db/postgres.ts), so a retry works.
+ * The message follows the server's lc_messages (a pt_BR server translates it), and 0A000 alone is any
+ * unsupported feature: the function that raised it is what names this error in every language.
  */
 export function isStalePlan(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return code === '0A000' && typeof message === 'string' && message.startsWith('cached plan must not change');
+  const { code, message, routine } = (error ?? {}) as {
+    code?: unknown;
+    message?: unknown;
+    routine?: unknown;
+  };
+  if (code !== '0A000') return false;
+  return (
+    routine === 'RevalidateCachedQuery' ||
+    (typeof message === 'string' && message.startsWith('cached plan must not change'))
+  );
 }
 
 /** bigint parameters travel as their decimal text; both drivers then cast them to BIGINT. */
