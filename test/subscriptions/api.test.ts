@@ -105,6 +105,9 @@ describe('subscriptions API', () => {
     ).json().data;
     expect((await keyA.get(`/v1/sandbox/subscriptions/${ofB.id}`)).statusCode).toBe(404);
     expect((await keyA.post(`/v1/sandbox/subscriptions/${ofB.id}/cancel`, {})).statusCode).toBe(404);
+    expect((await keyA.get(`/v1/sandbox/subscriptions/${ofB.id}/cycles`)).statusCode).toBe(404);
+    const next = await keyA.post(`/v1/sandbox/subscriptions/${ofB.id}/cycles/next`, { amount_minor: '4990' });
+    expect(next.statusCode).toBe(404);
     const listed = (await keyA.get('/v1/sandbox/subscriptions')).json().data;
     expect(listed.map((s: { party_id: string }) => s.party_id)).toEqual([partyA]);
   });
