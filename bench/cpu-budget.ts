@@ -30,14 +30,18 @@ if (!process.execArgv.includes('--perf-basic-prof')) {
   process.exit(2);
 }
 
-function record(output: string): ChildProcess {
-  return spawn(
-    'perf',
-    ['record', '-F', '999', '-e', 'cpu-clock', '-g', '-p', String(process.pid), '-o', output],
-    {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
+/** perf recording this process; `ended` settles when perf has exited, or could not start. */
+function record(output: string): { perf: ChildProcess; ended: Promise<unknown> } {
+  const args = ['record', '-F', '999', '-e', 'cpu-clock', '-g', '-p', String(process.pid), '-o', output];
+  const perf = spawn('perf', args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  const ended = new Promise((resolve) => {
+    perf.once('exit', resolve);
+    perf.once('error', (error) => {
+      console.error(`cpu-budget: perf could not run (${error.message}); apt-get install -y linux-perf`);
+      resolve(error);
+    });
+  });
+  return { perf, ended };
 }
 
 const threadsOfThisProcess = () => new Set(readdirSync(`/proc/${process.pid}/task`).map(Number));
@@ -53,14 +57,14 @@ try {
       : server.merchants.map(scenario === 'cash-in-spread' ? cashIn : payout);
   const generator = chooseLoadGenerator();
   await runLoad({ url: server.url, connections: 8, seconds: 1, targets }, generator); // warm-up
-  const perf = record(output);
+  const { perf, ended } = record(output);
   await new Promise((resolve) => setTimeout(resolve, 500)); // perf attaches
   const cpu = process.cpuUsage();
   const result = await runLoad({ url: server.url, connections: 32, seconds, targets }, generator);
   const used = process.cpuUsage(cpu);
   const threads = threadsOfThisProcess();
   perf.kill('SIGINT');
-  await new Promise((resolve) => perf.once('exit', resolve));
+  await ended;
   await server.close();
   const script = execFileSync('perf', ['script', '-i', output], {
     maxBuffer: 1 << 30,

@@ -181,27 +181,58 @@ async function leaseClient(pool: pg.Pool) {
   };
 }
 
-const RELISTEN_AFTER_MS = 1000;
+const RELISTEN_FIRST_MS = 1000;
+const RELISTEN_MAX_MS = 30_000;
+/**
+ * A connection can die without an error (a failover, a partition): it would then look up while no
+ * notification reaches it, so the listener asks it a question this often and, unanswered within the
+ * same time, counts the connection lost.
+ */
+const HEARTBEAT_EVERY_MS = 10_000;
+
+/** Resolves when `client` answers a trivial query within `ms`; rejects otherwise. */
+function answers(client: pg.Client, ms: number): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error('no answer')), ms);
+  });
+  return Promise.race([client.query('SELECT 1'), late]).finally(() => clearTimeout(timer));
+}
+
+/** Ends a client without waiting and without its events reaching anyone. */
+function discard(client: pg.Client | undefined): void {
+  if (client === undefined) return;
+  client.removeAllListeners();
+  client.on('error', () => {});
+  client.end().catch(() => {});
+}
 
 /** A LISTEN kept up on a client of its own until the returned function stops it. */
 function listenOn(connectionString: string, channel: string, onEvent: (event: ListenEvent) => void) {
   let stopped = false;
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+  let waitMs = RELISTEN_FIRST_MS;
   const lost = () => {
     if (client === undefined) return;
-    client.removeAllListeners();
-    client.on('error', () => {});
-    client.end().catch(() => {});
+    clearInterval(heartbeat);
+    discard(client);
     client = undefined;
     onEvent('lost');
-    if (!stopped) retry = setTimeout(connect, RELISTEN_AFTER_MS);
+    if (stopped) return;
+    retry = setTimeout(connect, waitMs);
+    waitMs = Math.min(waitMs * 2, RELISTEN_MAX_MS);
   };
   const connect = () => {
-    const next = new pg.Client({ connectionString });
+    const next = new pg.Client({ connectionString, keepAlive: true });
     client = next;
-    next.on('error', lost);
-    next.on('end', lost);
+    // Only the current client's failures count: a late one of a client already replaced is not news.
+    const lostThis = () => {
+      if (client === next) lost();
+    };
+    next.on('error', lostThis);
+    next.on('end', lostThis);
     next.on('notification', (message) => {
       if (message.channel === channel) onEvent('message');
     });
@@ -209,17 +240,19 @@ function listenOn(connectionString: string, channel: string, onEvent: (event: Li
       .connect()
       .then(() => next.query(`LISTEN ${pg.escapeIdentifier(channel)}`))
       .then(() => {
-        if (client === next && !stopped) onEvent('ready');
-      }, lost);
+        if (client !== next || stopped) return;
+        waitMs = RELISTEN_FIRST_MS;
+        heartbeat = setInterval(() => answers(next, HEARTBEAT_EVERY_MS).catch(lostThis), HEARTBEAT_EVERY_MS);
+        heartbeat.unref();
+        onEvent('ready');
+      }, lostThis);
   };
   connect();
   return () => {
     stopped = true;
     clearTimeout(retry);
-    const last = client;
+    clearInterval(heartbeat);
+    discard(client);
     client = undefined;
-    last?.removeAllListeners();
-    last?.on('error', () => {});
-    last?.end().catch(() => {});
   };
 }
