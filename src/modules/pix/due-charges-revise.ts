@@ -7,7 +7,7 @@
  * away is 503 and nothing changes here; once it agreed, the books follow in one transaction with
  * their events. The sandbox's BR Code carries no amount, so it stays payable for the revised amount.
  */
-import type { Tx } from '../../db/types.ts';
+import type { Queryable, Tx } from '../../db/types.ts';
 import { AppError, invalidRequest, notFound } from '../../platform/errors.ts';
 import { emitEvent } from '../../platform/outbox.ts';
 import type { Ctx } from '../../platform/request-context.ts';
@@ -72,17 +72,18 @@ function revisedInput(payment: PaymentRow, row: DueChargeRow, patch: DueChargePa
 
 /** The revision checked as a create is (400 on any fault), priced, and as the PSP takes it. */
 async function prepareRevision(
+  q: Queryable,
   ctx: Ctx,
-  payment: PaymentRow,
-  row: DueChargeRow,
+  charge: { payment: PaymentRow; row: DueChargeRow },
   patch: DueChargePatchRequest,
 ) {
-  const today = await todayFor(ctx.deps.db, ctx.deps, ctx.caller);
+  const { payment, row } = charge;
+  const today = await todayFor(q, ctx.deps, ctx.caller);
   assertRevisable(payment, row, today);
   const input = revisedInput(payment, row, patch);
   // A due date already passed may stay as it is; a new one is today or later, as on create.
   const checked = validateDueCharge(input, patch.due_date || row.due_date >= today ? today : row.due_date);
-  const fee = await cashInFee(ctx.deps.db, ctx.caller, checked.amount);
+  const fee = await cashInFee(q, ctx.caller, checked.amount);
   const change = {
     due_date: input.due_date,
     days_valid_after_due: checked.daysValidAfterDue,
@@ -182,18 +183,24 @@ export async function updateDueCharge(
       );
     return cancelDueCharge(ctx, id, write);
   }
-  const { payment, row } = await chargeFor(ctx, id);
+  const read = await chargeFor(ctx, id);
   // A revision that changes nothing would still count one at the PSP: refused, as nothing asked.
   if (Object.keys(patch).length === 0)
     throw invalidRequest('Send the fields to change, or status cancelled.', [
       { field: 'body', issue: 'names nothing to change' },
     ]);
-  const revision = await prepareRevision(ctx, payment, row, patch);
-  await reviseAtPsp(ctx, payment, revision.psp);
+  const asked = await prepareRevision(ctx.deps.db, ctx, read, patch);
+  await reviseAtPsp(ctx, read.payment, asked.psp);
   return write(async (tx) => {
     const at = ctx.deps.clock.now();
     const locked = await chargeFor(ctx, id, tx);
     assertWaiting(locked.payment, locked.row);
+    // In sandbox no PSP holds the terms asked: a revision committed since they were read is kept,
+    // the fields sent applied over it. Live follows what the PSP was just told, its whole cobv.
+    const revision =
+      ctx.caller.environment === 'live' || locked.row.revision === read.row.revision
+        ? asked
+        : await prepareRevision(tx, ctx, locked, patch);
     const revised = await reviseDueChargeRow(tx, scopeOf(ctx), id, { ...revision.change, at });
     if (!revised) throw new AppError('invalid_state', 'The charge was cancelled: it cannot change.');
     await reviseWaitingCharge(tx, scopeOf(ctx), id, {

@@ -43,6 +43,9 @@ type Write = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
 export async function simulatePay(ctx: Ctx, input: { id: string }, write: Write) {
   const scope = sandboxScope(ctx.caller);
   return write(async (tx) => {
+    // The charge is locked before its terms are read, as a revision locks it before changing them: a
+    // revision committed while this waited is the one paid, never the terms it replaced.
+    await lockPayment(tx, scope, input.id);
     const day = await todayFor(tx, ctx.deps, ctx.caller);
     const due = await amountDueOn(tx, scope, input.id, day);
     const paid = await payCharge(tx, ctx.deps, scope, input.id, undefined, { amountMinor: due });
