@@ -177,15 +177,34 @@ async function storedAnswer(deps: Deps, tx: Tx, scope: KeyScope, hash: Buffer): 
  * request) is skipped for it, so the replay reaches the caller.
  */
 export async function answerIsStored(deps: Deps, request: FastifyRequest): Promise<boolean> {
+  const held = await keyRecord(deps, request);
+  return held?.answered === true && held.sameRequest;
+}
+
+/**
+ * 409 idempotency_key_reuse when this request's Idempotency-Key already guards another request, done
+ * or still running. The write refuses it too, but only once it runs: a route that acts at a provider
+ * before its write calls this first, so a reused key changes nothing there either.
+ */
+export async function refuseKeyReuse(deps: Deps, request: FastifyRequest): Promise<void> {
+  const held = await keyRecord(deps, request);
+  if (held && !held.sameRequest)
+    throw new AppError('idempotency_key_reuse', 'This Idempotency-Key was used with a different request.');
+}
+
+/** The record of this request's Idempotency-Key, if any: whether it guards this request, and is answered. */
+async function keyRecord(deps: Deps, request: FastifyRequest) {
   const key = idempotencyKeyOf(request);
-  if (key === undefined || !request.caller) return false;
+  if (key === undefined || !request.caller) return undefined;
   const owner = ownerOf(request.caller);
-  const { rows } = await deps.db.query<{ request_hash: Buffer | Uint8Array }>(
-    `SELECT request_hash FROM idempotency_keys
-      WHERE workspace_id = $1 AND environment = $2 AND caller = $3 AND key = $4 AND response IS NOT NULL`,
+  const { rows } = await deps.db.query<{ request_hash: Buffer | Uint8Array; answered: boolean }>(
+    `SELECT request_hash, response IS NOT NULL AS answered FROM idempotency_keys
+      WHERE workspace_id = $1 AND environment = $2 AND caller = $3 AND key = $4`,
     [owner.workspaceId, owner.environment, owner.scope, key],
   );
-  return rows.length === 1 && Buffer.from(rows[0]!.request_hash).equals(requestHash(request));
+  const row = rows[0];
+  if (!row) return undefined;
+  return { answered: row.answered, sameRequest: Buffer.from(row.request_hash).equals(requestHash(request)) };
 }
 
 /**

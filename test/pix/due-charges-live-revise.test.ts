@@ -67,6 +67,26 @@ describe('live due-date charge revisions', () => {
     expect(psp.cobvs.get(charge.pix_txid)!.revisao ?? 0).toBe(0);
   });
 
+  it('an Idempotency-Key sent again with another body is 409 before the PSP is asked', async () => {
+    const { api, charge } = await liveDueCharge('Cobv key reused');
+    const key = { 'idempotency-key': `revise-${charge.id}` };
+    const first = await api.patch(`${DUE}/${charge.id}`, { amount_minor: '12000' }, key);
+    expect(first.statusCode, first.body).toBe(200);
+    for (const body of [{ status: 'cancelled' }, { amount_minor: '13000' }]) {
+      const res = await api.patch(`${DUE}/${charge.id}`, body, key);
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json().error).toBe('idempotency_key_reuse');
+    }
+    const cobv = psp.cobvs.get(charge.pix_txid)!;
+    expect(cobv).toMatchObject({ status: 'ATIVA', revisao: 1 });
+    expect(cobv.request.valor.original).toBe('120.00');
+    expect((await api.get(`${DUE}/${charge.id}`)).json().data).toMatchObject({
+      status: 'created',
+      revision: 1,
+      amount_minor: '12000',
+    });
+  });
+
   it('a cobv the PSP shows paid cannot be revised: 422 invalid_state, nothing changed', async () => {
     const { api, charge } = await liveDueCharge('Cobv paid at the PSP');
     await psp.payCobv(charge.pix_txid, '99.00', false);
@@ -78,6 +98,18 @@ describe('live due-date charge revisions', () => {
 });
 
 describe('live due-date charge cancellation', () => {
+  it('a cancel sent again after the PSP removed the cobv but the books did not follow completes', async () => {
+    const { api, charge } = await liveDueCharge('Cobv removed before the books');
+    // The first cancel reached the PSP; its answer never came back, so nothing was recorded here.
+    const cobv = psp.cobvs.get(charge.pix_txid)!;
+    cobv.status = 'REMOVIDA_PELO_USUARIO_RECEBEDOR';
+    cobv.revisao = 1;
+    const res = await api.patch(`${DUE}/${charge.id}`, { status: 'cancelled' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ status: 'cancelled', revision: 1 });
+    expect((await api.get(`/v1/live/payments/${charge.id}`)).json().data.status).toBe('expired');
+  });
+
   it('removes the cobv at the PSP; a PIX that reaches it anyway is held, not credited', async () => {
     const { ws, api, charge } = await liveDueCharge('Cobv cancelled');
     const res = await api.patch(`${DUE}/${charge.id}`, { status: 'cancelled' });

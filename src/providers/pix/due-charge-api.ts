@@ -58,7 +58,8 @@ export interface DueChargeApi {
   /**
    * PATCH /cobv/{txid}: revises or removes an ATIVA cobv (its revisao goes up by 1). A PSP that is
    * away is 503 provider_unavailable; one that refuses (the cobv paid or removed meanwhile, or not
-   * yet created from its lote) is 422 invalid_state. Either way nothing changed at the PSP.
+   * yet created from its lote) is 422 invalid_state. Either way nothing changed at the PSP. A removal
+   * of a cobv the PSP shows removed already resolves: that removal is the one asked for, retried.
    */
   revise(txid: string, revision: DueChargeRevision): Promise<void>;
   /** PUT /lotecobv/{id}: the PSP creates them in the background (202). */

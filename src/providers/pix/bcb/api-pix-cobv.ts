@@ -125,6 +125,9 @@ export class CobvApi implements DueChargeApi {
       if (response.status === 404) throw new PspRejected(404, response.body ?? {});
     } catch (error) {
       if (!(error instanceof PspRejected)) throw error;
+      // A removal the PSP made before our books could follow (a crash, a lost answer) is retried by
+      // the caller: the cobv already removed is the outcome asked for, not a refusal.
+      if (revision.remove && (await this.get(txid))?.status === 'removed') return;
       throw new AppError(
         'invalid_state',
         `The PSP refused to revise the charge (${error.problem.title ?? error.status}): it is no longer active there.`,
