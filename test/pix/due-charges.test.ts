@@ -119,6 +119,41 @@ describe('due-date charges in sandbox', () => {
     expect((await ws.api.get(`/v1/sandbox/payments/${charge.id}`)).json().data.status).toBe('expired');
   });
 
+  it('a sandbox charge that cannot be expired is set aside, and the others still expire', async () => {
+    const ws = await world.workspace();
+    const stuck = await createDue(ws.api, {
+      ...terms(),
+      discount: undefined,
+      due_date: spDate(1),
+      days_valid_after_due: 0,
+    });
+    const other = await createDue(ws.api, {
+      ...terms(),
+      discount: undefined,
+      due_date: spDate(2),
+      days_valid_after_due: 0,
+    });
+    await advanceDays(ws.api, 5);
+    // The first in the round cannot change, whatever the reason: here a trigger refuses it.
+    await world.db.exec(`CREATE FUNCTION refuse_stuck_charge() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.id = '${stuck.id}' THEN RAISE EXCEPTION 'stuck charge'; END IF; RETURN NEW; END $$;
+      CREATE TRIGGER refuse_stuck_charge BEFORE UPDATE ON payments
+        FOR EACH ROW EXECUTE FUNCTION refuse_stuck_charge();`);
+    try {
+      await expect(expireSandboxDueCharges(world.deps)).rejects.toThrow(/stuck charge/);
+    } finally {
+      await world.db.exec(`DROP TRIGGER refuse_stuck_charge ON payments;
+        DROP FUNCTION refuse_stuck_charge();`);
+    }
+    const statusOf = async (id: string) =>
+      (await ws.api.get(`/v1/sandbox/payments/${id}`)).json().data.status;
+    expect(await statusOf(other.id)).toBe('expired');
+    expect(await statusOf(stuck.id)).toBe('created');
+    // Set aside, it is not tried again before its retry is due.
+    await expireSandboxDueCharges(world.deps);
+    expect(await statusOf(stuck.id)).toBe('created');
+  });
+
   it('a charge of another workspace is not found, and a plain charge is not a due-date charge', async () => {
     const ws = await world.workspace();
     const other = await world.workspace('Other Ltda');

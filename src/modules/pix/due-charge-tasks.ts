@@ -6,13 +6,19 @@
  * operator; one unpaid past its last day expires.
  */
 import type { Deps } from '../../platform/context.ts';
-import { eachApart, SetAsideError, waitingSetAside } from '../../platform/set-aside.ts';
+import {
+  closeSettledElsewhere,
+  eachApart,
+  SetAsideError,
+  type SetAsideFailure,
+  waitingSetAside,
+} from '../../platform/set-aside.ts';
 import type { BackgroundTask } from '../../platform/tasks.ts';
 import { localDateOf } from '../../platform/time-zone.ts';
 import type { DueChargeState } from '../../providers/pix/due-charge-api.ts';
 import { fillMissingBrCode } from '../payments/service.ts';
 import { sandboxClocksAhead } from '../test-clock/index.ts';
-import { expireCharge, payCharge } from './charge-payment.ts';
+import { expireCharge, payCharge, stillCreated } from './charge-payment.ts';
 import { amountDue } from './due-amount.ts';
 import { ZONE } from './due-charges.ts';
 import {
@@ -23,15 +29,36 @@ import {
 } from './due-charges-repo.ts';
 import { recordDueChargePaid } from './due-paid-repo.ts';
 
-/** Sandbox charges past their last day by their workspace's sandbox clock. */
+/** Where the sandbox expiry sets aside a charge it cannot expire (set_aside_items.source). */
+export const SANDBOX_DUE_EXPIRY = 'pix-due-charge-sandbox-expiry';
+
+/**
+ * Sandbox charges past their last day by their workspace's sandbox clock. One that cannot be expired
+ * is set aside and the others, of its workspace and the next, go on; it is tried again when its retry
+ * is due, never again in front of them.
+ */
 export async function expireSandboxDueCharges(deps: Deps): Promise<number> {
   let expired = 0;
+  const failures: SetAsideFailure[] = [];
+  const waiting = await waitingSetAside(deps.db, SANDBOX_DUE_EXPIRY, deps.clock.now());
   for (const { workspaceId, clock } of await sandboxClocksAhead(deps.db, deps.clock)) {
-    for (const id of await sandboxDueChargesEnded(deps.db, workspaceId, clock.now())) {
-      await expireCharge(deps, workspaceId, 'sandbox', id);
-      expired++;
-    }
+    const ended = await sandboxDueChargesEnded(deps.db, workspaceId, clock.now(), waiting);
+    const failed = await eachApart(
+      deps.db,
+      SANDBOX_DUE_EXPIRY,
+      ended,
+      (id) => ({ key: id, environment: 'sandbox', workspaceId, payload: { id } }),
+      async (id) => {
+        await expireCharge(deps, workspaceId, 'sandbox', id);
+        expired++;
+      },
+      () => deps.clock.now(),
+    );
+    failures.push(...failed);
   }
+  // One set aside then paid, or expired by another path, is no longer waiting: closed, not retried.
+  await closeSettledElsewhere(deps.db, SANDBOX_DUE_EXPIRY, stillCreated(deps.db), deps.clock.now());
+  if (failures.length > 0) throw new SetAsideError(SANDBOX_DUE_EXPIRY, failures);
   return expired;
 }
 
