@@ -164,6 +164,20 @@ describe('the hosted page of a due-date charge', () => {
     }
   });
 
+  it('an address under /pay/due that no route takes is a 404 with the locked-down headers too', async () => {
+    const { charge } = await shopWithCharge();
+    const token = new URL(charge.checkout_url).pathname.split('/').pop()!;
+    // Longer than the router takes for a parameter, or with a segment more: no route matches.
+    for (const tail of [`${token}${token}`, `${token}/more`]) {
+      const res = await world.app.inject({ method: 'GET', url: `/pay/due/${tail}` });
+      expect(res.statusCode, tail).toBe(404);
+      expect(res.headers, tail).toMatchObject(HEADERS);
+      expect(String(res.headers['content-security-policy'])).toBe(
+        "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+      );
+    }
+  });
+
   it("the page's CSP allows only its own nonce-bearing style and script, and it carries the security headers", async () => {
     const { charge } = await shopWithCharge();
     const res = await page(charge.checkout_url);

@@ -52,13 +52,20 @@ export function publicRouteOptions(deps: Deps, errors: readonly ErrorCode[]) {
     },
     // onSend runs for every answer of the route, errors and 429s included.
     onSend: async (_request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-      reply.headers(SECURITY_HEADERS);
-      if (!reply.hasHeader('content-security-policy'))
-        reply.header('content-security-policy', LOCKED_DOWN_CSP);
+      secureHostedAnswer(reply);
       return payload;
     },
   };
 }
+
+/** The hosted pages' security headers, and the locked-down policy unless the answer set its own. */
+export function secureHostedAnswer(reply: FastifyReply): void {
+  reply.headers(SECURITY_HEADERS);
+  if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', LOCKED_DOWN_CSP);
+}
+
+/** Whether a path is under the hosted pages (/pay/…), where even an answer no route gave needs their headers. */
+export const isHostedPagePath = (url: string): boolean => url === '/pay' || url.startsWith('/pay/');
 
 /** OpenAPI: these routes take no credential. */
 export const PUBLIC_SECURITY: readonly Record<string, string[]>[] = [];
