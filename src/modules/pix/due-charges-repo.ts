@@ -1,4 +1,6 @@
 /** SQL of the terms of PIX charges with a due date (pix_due_charges); the payment is the payments module's. */
+
+import { returningColumns } from '../../db/returning.ts';
 import type { Queryable } from '../../db/types.ts';
 import type { Environment } from '../../platform/context.ts';
 import { pageById } from '../../platform/pagination.ts';
@@ -143,11 +145,13 @@ export async function reviseDueChargeRow(
   change: DueRevision & { at: Date },
 ): Promise<DueChargeRow | undefined> {
   const { rows } = await q.query<DueChargeRow>(
-    `UPDATE pix_due_charges SET due_date = $4::date, days_valid_after_due = $5, nominal_minor = $6,
+    returningColumns(
+      `UPDATE pix_due_charges SET due_date = $4::date, days_valid_after_due = $5, nominal_minor = $6,
         debtor_name = $7, debtor_document = $8, debtor_document_type = $9, terms = $10,
         revision = revision + 1, updated_at = $11
-      WHERE workspace_id = $1 AND environment = $2 AND payment_id = $3 AND cancelled_at IS NULL
-      RETURNING ${COLUMNS}`,
+      WHERE workspace_id = $1 AND environment = $2 AND payment_id = $3 AND cancelled_at IS NULL`,
+      COLUMNS,
+    ),
     [
       scope.workspaceId,
       scope.environment,
@@ -173,9 +177,11 @@ export async function cancelDueChargeRow(
   at: Date,
 ): Promise<DueChargeRow | undefined> {
   const { rows } = await q.query<DueChargeRow>(
-    `UPDATE pix_due_charges SET cancelled_at = $4, revision = revision + 1, updated_at = $4
-      WHERE workspace_id = $1 AND environment = $2 AND payment_id = $3 AND cancelled_at IS NULL
-      RETURNING ${COLUMNS}`,
+    returningColumns(
+      `UPDATE pix_due_charges SET cancelled_at = $4, revision = revision + 1, updated_at = $4
+      WHERE workspace_id = $1 AND environment = $2 AND payment_id = $3 AND cancelled_at IS NULL`,
+      COLUMNS,
+    ),
     [scope.workspaceId, scope.environment, paymentId, at],
   );
   return rows[0];

@@ -1,4 +1,6 @@
 /** The SQL of subscriptions and their cycles. */
+
+import { returningColumns } from '../../db/returning.ts';
 import type { Queryable, Tx } from '../../db/types.ts';
 import type { Environment } from '../../platform/context.ts';
 import { type PageRequest, pageById } from '../../platform/pagination.ts';
@@ -82,11 +84,13 @@ export type NewSubscriptionRow = Omit<
 
 export async function insertSubscription(tx: Tx, row: NewSubscriptionRow) {
   const { rows } = await tx.query<SubscriptionRow>(
-    `INSERT INTO subscriptions (workspace_id, id, environment, party_id, status, debtor_name, debtor_document,
+    returningColumns(
+      `INSERT INTO subscriptions (workspace_id, id, environment, party_id, status, debtor_name, debtor_document,
        debtor_document_type, amount_minor, minimum_minor, frequency, start_date, end_date, retry_policy,
        description, provider_ref, authorised_at, cancelled_by, metadata, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
-     RETURNING ${SUBSCRIPTION_COLUMNS}`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
+      SUBSCRIPTION_COLUMNS,
+    ),
     [
       row.workspace_id,
       row.id,
@@ -154,9 +158,12 @@ export async function setSubscriptionStatus(
   change: { to: SubscriptionStatus; at: Date; cancelledBy?: 'receiver' | 'payer'; authorised?: boolean },
 ): Promise<SubscriptionRow> {
   const { rows } = await tx.query<SubscriptionRow>(
-    `UPDATE subscriptions SET status = $4, updated_at = $5, cancelled_by = COALESCE($6, cancelled_by),
+    returningColumns(
+      `UPDATE subscriptions SET status = $4, updated_at = $5, cancelled_by = COALESCE($6, cancelled_by),
             authorised_at = CASE WHEN $7 THEN $5 ELSE authorised_at END
-      WHERE workspace_id = $1 AND environment = $2 AND id = $3 RETURNING ${SUBSCRIPTION_COLUMNS}`,
+      WHERE workspace_id = $1 AND environment = $2 AND id = $3`,
+      SUBSCRIPTION_COLUMNS,
+    ),
     [
       scope.workspaceId,
       scope.environment,
@@ -232,10 +239,13 @@ export async function insertCycle(
   at: Date,
 ): Promise<CycleRow | undefined> {
   const { rows } = await tx.query<CycleRow>(
-    `INSERT INTO subscription_cycles (workspace_id, subscription_id, sequence, environment, payment_id, due_date,
+    returningColumns(
+      `INSERT INTO subscription_cycles (workspace_id, subscription_id, sequence, environment, payment_id, due_date,
        amount_minor, status, txid, sent_at, attempts, next_attempt_date, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)
-     ON CONFLICT DO NOTHING RETURNING ${CYCLE_COLUMNS}`,
+     ON CONFLICT DO NOTHING`,
+      CYCLE_COLUMNS,
+    ),
     [
       row.workspace_id,
       row.subscription_id,
@@ -269,13 +279,15 @@ export async function updateCycle(
   at: Date,
 ): Promise<CycleRow | undefined> {
   const { rows } = await tx.query<CycleRow>(
-    `UPDATE subscription_cycles
+    returningColumns(
+      `UPDATE subscription_cycles
         SET status = $5, attempts = COALESCE($6, attempts), next_attempt_date = $7,
             sent_at = COALESCE($8, sent_at), updated_at = $9,
             attempt_history = attempt_history || COALESCE($12::jsonb, '[]'::jsonb)
       WHERE workspace_id = $1 AND subscription_id = $2 AND sequence = $3 AND status = $4
-        AND attempts = $10 AND sent_at IS NOT DISTINCT FROM $11
-      RETURNING ${CYCLE_COLUMNS}`,
+        AND attempts = $10 AND sent_at IS NOT DISTINCT FROM $11`,
+      CYCLE_COLUMNS,
+    ),
     [
       cycle.workspace_id,
       cycle.subscription_id,
@@ -302,8 +314,11 @@ export async function setNextAmount(
   change: { amountMinor: bigint | null; at: Date },
 ): Promise<SubscriptionRow> {
   const { rows } = await tx.query<SubscriptionRow>(
-    `UPDATE subscriptions SET next_amount_minor = $4, updated_at = $5
-      WHERE workspace_id = $1 AND environment = $2 AND id = $3 RETURNING ${SUBSCRIPTION_COLUMNS}`,
+    returningColumns(
+      `UPDATE subscriptions SET next_amount_minor = $4, updated_at = $5
+      WHERE workspace_id = $1 AND environment = $2 AND id = $3`,
+      SUBSCRIPTION_COLUMNS,
+    ),
     [scope.workspaceId, scope.environment, id, change.amountMinor, change.at],
   );
   return rows[0]!;
