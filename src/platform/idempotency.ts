@@ -182,6 +182,33 @@ export async function answerIsStored(deps: Deps, request: FastifyRequest): Promi
 }
 
 /**
+ * The answer stored for a re-sent request, through its write path, without running anything: a
+ * route whose checks or provider call come before its write uses it when `answerIsStored`, so a
+ * re-send is not refused for a state the first request made. 409 conflict in the moment between the
+ * check and the read when the stored answer has just expired.
+ */
+export function replayStoredAnswer<T>(write: (fn: (tx: Tx) => Promise<T>) => Promise<T>): Promise<T> {
+  return write(() => {
+    throw new AppError(
+      'conflict',
+      'The answer stored for this Idempotency-Key has just expired: send a new key.',
+    );
+  });
+}
+
+/**
+ * For a route that acts at a provider before its write (issues a charge, cancels at the PSP): a
+ * re-send of a request whose answer is stored gets that answer without acting again, which would
+ * leave a second charge at the provider or refuse the state the first request made; a key that
+ * guards another request is 409 before anything is done. `act` returns what its write returned.
+ */
+export async function actOnce<T>(deps: Deps, request: FastifyRequest, act: () => Promise<T>): Promise<T> {
+  await refuseKeyReuse(deps, request);
+  if (await answerIsStored(deps, request)) return replayStoredAnswer<T>((fn) => request.write(fn));
+  return act();
+}
+
+/**
  * 409 idempotency_key_reuse when this request's Idempotency-Key already guards another request, done
  * or still running. The write refuses it too, but only once it runs: a route that acts at a provider
  * before its write calls this first, so a reused key changes nothing there either.

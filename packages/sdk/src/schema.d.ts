@@ -18694,7 +18694,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use`, `conflict` (see the errors guide, /docs/guides/errors) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -18705,7 +18705,7 @@ export interface paths {
                              * @description The error code: branch on it, never on the message.
                              * @enum {string}
                              */
-                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use" | "conflict";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -19852,7 +19852,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use`, `conflict` (see the errors guide, /docs/guides/errors) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -19863,7 +19863,7 @@ export interface paths {
                              * @description The error code: branch on it, never on the message.
                              * @enum {string}
                              */
-                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use" | "conflict";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -20570,7 +20570,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use`, `conflict` (see the errors guide, /docs/guides/errors) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -20581,7 +20581,7 @@ export interface paths {
                              * @description The error code: branch on it, never on the message.
                              * @enum {string}
                              */
-                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use" | "conflict";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -42174,7 +42174,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use`, `conflict` (see the errors guide, /docs/guides/errors) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -42185,7 +42185,7 @@ export interface paths {
                              * @description The error code: branch on it, never on the message.
                              * @enum {string}
                              */
-                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use" | "conflict";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */
@@ -43921,7 +43921,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use`, `conflict` (see the errors guide, /docs/guides/errors) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -43932,7 +43932,7 @@ export interface paths {
                              * @description The error code: branch on it, never on the message.
                              * @enum {string}
                              */
-                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use" | "conflict";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */

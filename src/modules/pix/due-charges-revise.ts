@@ -9,6 +9,7 @@
  */
 import type { Queryable, Tx } from '../../db/types.ts';
 import { AppError, invalidRequest, notFound } from '../../platform/errors.ts';
+import { replayStoredAnswer } from '../../platform/idempotency.ts';
 import { emitEvent } from '../../platform/outbox.ts';
 import type { Ctx } from '../../platform/request-context.ts';
 import type { DueChargeRevision } from '../../providers/pix/due-charge-api.ts';
@@ -167,13 +168,7 @@ export async function updateDueCharge(
   write: Write,
 ): Promise<DueChargeResponse> {
   const { id, patch } = input;
-  if (input.replay)
-    return write(() => {
-      throw new AppError(
-        'conflict',
-        'The answer stored for this Idempotency-Key has just expired: send a new key.',
-      );
-    });
+  if (input.replay) return replayStoredAnswer(write);
   if (patch.status === 'cancelled') {
     const others = Object.keys(patch).filter((key) => key !== 'status');
     if (others.length > 0)

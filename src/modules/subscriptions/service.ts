@@ -34,6 +34,7 @@ import type {
   NextCycleRequest,
   SubscriptionListRequest,
   SubscriptionStatus,
+  SubscriptionView,
 } from './schemas.ts';
 import { moveSubscription, viewOf } from './transitions.ts';
 import { cycleView, emitSubscriptionEvent, subscriptionView } from './views.ts';
@@ -162,7 +163,11 @@ const OPEN: readonly SubscriptionStatus[] = ['pending_authorisation', 'active'];
  * the PSP is told first (PATCH /rec/{idRec} status CANCELADA), then each open cycle's cobr is
  * withdrawn (PATCH /cobr/{txid}); one paid before it could be is credited.
  */
-export async function cancelSubscription(ctx: Ctx, input: { id: string }, write: Write) {
+export async function cancelSubscription(
+  ctx: Ctx,
+  input: { id: string },
+  write: Write,
+): Promise<SubscriptionView> {
   const { deps } = ctx;
   const found = await ownSubscription(deps.db, ctx, input.id);
   if (!OPEN.includes(found.status))

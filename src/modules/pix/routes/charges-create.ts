@@ -1,4 +1,5 @@
 import type { Deps } from '../../../platform/context.ts';
+import { actOnce } from '../../../platform/idempotency.ts';
 import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
 import { PAYMENT_EXAMPLE, Payment } from '../../payments/schemas.ts';
@@ -18,6 +19,7 @@ export default function route(app: App, deps: Deps) {
           'not_found',
           'kyc_not_approved',
           'provider_unavailable',
+          'conflict',
         ],
       },
       schema: {
@@ -41,7 +43,9 @@ export default function route(app: App, deps: Deps) {
       },
     },
     async (request) => ({
-      data: await createCharge(contextOf(deps, request), request.body, (fn) => request.write(fn)),
+      data: await actOnce(deps, request, () =>
+        createCharge(contextOf(deps, request), request.body, (fn) => request.write(fn)),
+      ),
     }),
   );
 }

@@ -1,5 +1,7 @@
 /** POST /v1/{env}/pix/due-charges/batch: many due-date charges, each with its own result. */
+
 import type { Deps } from '../../../platform/context.ts';
+import { actOnce } from '../../../platform/idempotency.ts';
 import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
 import { createDueChargeBatch } from '../due-charges-batch.ts';
@@ -29,6 +31,7 @@ export default function route(app: App, deps: Deps) {
           'forbidden',
           'not_found',
           'provider_unavailable',
+          'conflict',
         ],
       },
       schema: {
@@ -41,7 +44,9 @@ export default function route(app: App, deps: Deps) {
       },
     },
     async (request) => ({
-      data: await createDueChargeBatch(contextOf(deps, request), request.body, (fn) => request.write(fn)),
+      data: await actOnce(deps, request, () =>
+        createDueChargeBatch(contextOf(deps, request), request.body, (fn) => request.write(fn)),
+      ),
     }),
   );
 }

@@ -1,5 +1,7 @@
 /** POST /v1/{env}/pix/due-charges: a PIX charge with a due date (the BCB API Pix's CobV). */
+
 import type { Deps } from '../../../platform/context.ts';
+import { actOnce } from '../../../platform/idempotency.ts';
 import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
 import { createDueCharge } from '../due-charges.ts';
@@ -30,6 +32,7 @@ export default function route(app: App, deps: Deps) {
           'forbidden',
           'not_found',
           'provider_unavailable',
+          'conflict',
         ],
       },
       schema: {
@@ -43,7 +46,9 @@ export default function route(app: App, deps: Deps) {
       },
     },
     async (request) => ({
-      data: await createDueCharge(contextOf(deps, request), request.body, (fn) => request.write(fn)),
+      data: await actOnce(deps, request, () =>
+        createDueCharge(contextOf(deps, request), request.body, (fn) => request.write(fn)),
+      ),
     }),
   );
 }

@@ -1,4 +1,5 @@
 import type { Deps } from '../../../platform/context.ts';
+import { actOnce } from '../../../platform/idempotency.ts';
 import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvIdParams, respond } from '../../../platform/schema.ts';
 import { Subscription, type SubscriptionView } from '../schemas.ts';
@@ -14,7 +15,7 @@ export default function route(app: App, deps: Deps) {
       config: {
         auth: 'any',
         record: 'subscription',
-        errors: ['not_found', 'invalid_state', 'provider_unavailable'],
+        errors: ['not_found', 'invalid_state', 'provider_unavailable', 'conflict'],
       },
       schema: {
         tags: ['subscriptions'],
@@ -33,7 +34,9 @@ export default function route(app: App, deps: Deps) {
       },
     },
     async (request) => ({
-      data: await cancelSubscription(contextOf(deps, request), request.params, (fn) => request.write(fn)),
+      data: await actOnce(deps, request, () =>
+        cancelSubscription(contextOf(deps, request), request.params, (fn) => request.write(fn)),
+      ),
     }),
   );
 }

@@ -1,4 +1,5 @@
 import type { Deps } from '../../../platform/context.ts';
+import { actOnce } from '../../../platform/idempotency.ts';
 import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
 import {
@@ -19,7 +20,14 @@ export default function route(app: App, deps: Deps) {
     {
       config: {
         auth: 'any',
-        errors: ['invalid_request', 'invalid_amount', 'forbidden', 'not_found', 'provider_unavailable'],
+        errors: [
+          'invalid_request',
+          'invalid_amount',
+          'forbidden',
+          'not_found',
+          'provider_unavailable',
+          'conflict',
+        ],
       },
       schema: {
         tags: ['subscriptions'],
@@ -40,7 +48,9 @@ export default function route(app: App, deps: Deps) {
       },
     },
     async (request) => ({
-      data: await createSubscription(contextOf(deps, request), request.body, (fn) => request.write(fn)),
+      data: await actOnce(deps, request, () =>
+        createSubscription(contextOf(deps, request), request.body, (fn) => request.write(fn)),
+      ),
     }),
   );
 }
