@@ -131,15 +131,15 @@ export async function createDueChargeBatch(
         charge,
         issued: await issueDueCharge(ctx.deps, ctx.caller, charge),
       });
-  const created = await write(async (tx) => {
-    const out: Result[] = [];
+  // The whole answer is the write's: a re-send with its Idempotency-Key replays exactly this.
+  return write(async (tx) => {
+    const created: Result[] = [];
     for (const item of issued)
-      out.push({
+      created.push({
         index: item.index,
         charge: await recordDueCharge(tx, ctx, item.charge, item.issued),
         error: null,
       });
-    return out;
+    return { batch_id: batchId, results: [...results, ...created].sort((a, b) => a.index - b.index) };
   });
-  return { batch_id: batchId, results: [...results, ...created].sort((a, b) => a.index - b.index) };
 }
