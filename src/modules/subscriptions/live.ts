@@ -8,6 +8,7 @@
  * politicaRetentativa allows, the cycle failing once none is left). PSP calls are never made
  * inside a transaction; each answer is applied in one, under the subscription's lock.
  */
+import type { Tx } from '../../db/types.ts';
 import type { Deps } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import type {
@@ -248,6 +249,47 @@ async function closeCycle(deps: Deps, row: SubscriptionRow, cycle: CycleRow, now
       return (await creditCycle(tx, deps, current, cycle, now, state.endToEndId)) ? 1 : 0;
     return (await cancelCycle(tx, current, cycle, now)) ? 1 : 0;
   });
+}
+
+/** An open cycle whose cobr the PSP no longer holds payable, and what it answered of it. */
+export interface WithdrawnCycle {
+  cycle: CycleRow;
+  state: RecurringChargeState | undefined;
+}
+
+/**
+ * For a receiver's cancel, before its write: each open cycle's cobr withdrawn at the PSP (outside any
+ * transaction). Those withdrawn or found paid come back to be closed in the cancel's own write, so its
+ * answer, which a re-send with its Idempotency-Key replays, shows them. One still payable there, or
+ * one the PSP does not answer for now, stays open: the cycle task asks again.
+ */
+export async function withdrawOpenCycles(deps: Deps, row: SubscriptionRow): Promise<WithdrawnCycle[]> {
+  const withdrawn: WithdrawnCycle[] = [];
+  for (const cycle of (await cyclesOf(deps.db, rowScope(row), row.id)).filter(isOpenCycle)) {
+    if (!cycle.txid) continue;
+    let state: RecurringChargeState | undefined;
+    try {
+      state = await automatic(deps).cancelRecurringCharge(cycle.txid);
+    } catch {
+      continue;
+    }
+    if (state?.status !== 'CRIADA' && state?.status !== 'ATIVA') withdrawn.push({ cycle, state });
+  }
+  return withdrawn;
+}
+
+/** In the cancel's transaction: each withdrawn cycle credited when its cobr was paid, else cancelled. */
+export async function closeWithdrawnCycles(
+  tx: Tx,
+  deps: Deps,
+  row: SubscriptionRow,
+  withdrawn: readonly WithdrawnCycle[],
+  now: Date,
+): Promise<void> {
+  for (const { cycle, state } of withdrawn) {
+    if (state?.status === 'CONCLUIDA') await creditCycle(tx, deps, row, cycle, now, state.endToEndId);
+    else await cancelCycle(tx, row, cycle, now);
+  }
 }
 
 /** The open cycles of a live subscription that has ended, each withdrawn or credited; how many ended. */

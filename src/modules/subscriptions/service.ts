@@ -13,7 +13,7 @@ import { owningParty, partyFilter } from '../parties/service.ts';
 import { feeFor } from '../pix/service.ts';
 import { subscriptionNow } from './clock.ts';
 import { cancelOpenCycles } from './cycles.ts';
-import { cancelAtPsp, closeEndedCycles, createAtPsp } from './live.ts';
+import { cancelAtPsp, closeWithdrawnCycles, createAtPsp, withdrawOpenCycles } from './live.ts';
 import {
   cyclesOf,
   findSubscription,
@@ -172,20 +172,21 @@ export async function cancelSubscription(
   const found = await ownSubscription(deps.db, ctx, input.id);
   if (!OPEN.includes(found.status))
     throw new AppError('invalid_state', `A ${found.status} subscription cannot be cancelled.`);
-  if (found.environment === 'live' && found.provider_ref) await cancelAtPsp(deps, found.provider_ref);
+  const live = found.environment === 'live';
+  if (live && found.provider_ref) await cancelAtPsp(deps, found.provider_ref);
+  // The subscription is cancelled whatever the PSP says of its cobrs: one it does not answer for now
+  // stays open, and the cycle task asks again until it is withdrawn or credited.
+  const withdrawn = live ? await withdrawOpenCycles(deps, found) : [];
   const now = await subscriptionNow(deps.db, deps, scopeOf(ctx));
-  const view = await write(async (tx) => {
+  // The answer is the write's alone: a re-send with the Idempotency-Key replays exactly it.
+  return write(async (tx) => {
     const row = await ownSubscription(tx, ctx, input.id, true);
     if (!OPEN.includes(row.status))
       throw new AppError('invalid_state', `A ${row.status} subscription cannot be cancelled.`);
+    await closeWithdrawnCycles(tx, deps, row, withdrawn, now);
     await cancelOpenCycles(tx, row, now);
     return moveSubscription(tx, row, { to: 'cancelled', at: now, cancelledBy: 'receiver' });
   });
-  if (found.environment !== 'live') return view;
-  // The subscription is cancelled whatever the PSP says of its cobrs: one it does not answer for now
-  // stays open, and the cycle task asks again until it is withdrawn or credited.
-  const closed = await closeEndedCycles(deps, { ...found, status: 'cancelled' }).catch(() => 0);
-  return closed > 0 ? getSubscription(deps.db, ctx, input) : view;
 }
 
 /** Sandbox: the payer answers the authorisation request at their PSP. */
