@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { Deps } from '../../../platform/context.ts';
+import { actOnce } from '../../../platform/idempotency.ts';
 import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvIdParams, respond } from '../../../platform/schema.ts';
 import { submitDefense } from '../defense.ts';
@@ -14,7 +15,7 @@ export default function route(app: App, deps: Deps) {
     '/v1/:env/disputes/:id/defense',
     {
       config: {
-        errors: ['not_found', 'invalid_state', 'provider_unavailable'],
+        errors: ['not_found', 'invalid_state', 'provider_unavailable', 'conflict'],
         auth: 'any',
         record: 'dispute',
       },
@@ -29,8 +30,11 @@ export default function route(app: App, deps: Deps) {
       },
     },
     async (request) => ({
-      data: await submitDefense(contextOf(deps, request), { id: request.params.id, ...request.body }, (fn) =>
-        request.write(fn),
+      // The PSP takes the defense before the write: a re-send replays, a reused key is 409 first.
+      data: await actOnce(deps, request, () =>
+        submitDefense(contextOf(deps, request), { id: request.params.id, ...request.body }, (fn) =>
+          request.write(fn),
+        ),
       ),
     }),
   );

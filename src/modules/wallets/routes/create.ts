@@ -1,4 +1,5 @@
 import type { Deps } from '../../../platform/context.ts';
+import { actOnce } from '../../../platform/idempotency.ts';
 import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
 import { CreateWalletBody, WALLET_EXAMPLE, Wallet } from '../schemas.ts';
@@ -25,7 +26,10 @@ export default function route(app: App, deps: Deps) {
       },
     },
     async (request) => ({
-      data: await createWallet(contextOf(deps, request), request.body, (fn) => request.write(fn)),
+      // The KMS makes the key before the write: a re-send replays rather than make another.
+      data: await actOnce(deps, request, () =>
+        createWallet(contextOf(deps, request), request.body, (fn) => request.write(fn)),
+      ),
     }),
   );
 }
