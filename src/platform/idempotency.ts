@@ -176,8 +176,12 @@ async function storedAnswer(deps: Deps, tx: Tx, scope: KeyScope, hash: Buffer): 
  * re-send that will be replayed. A check that must not run twice (a one-time code spent by the first
  * request) is skipped for it, so the replay reaches the caller.
  */
-export async function answerIsStored(deps: Deps, request: FastifyRequest): Promise<boolean> {
-  const held = await keyRecord(deps, request);
+export async function answerIsStored(
+  deps: Deps,
+  request: FastifyRequest,
+  keyOwner?: KeyOwner,
+): Promise<boolean> {
+  const held = await keyRecord(deps, request, keyOwner);
   return held?.answered === true && held.sameRequest;
 }
 
@@ -202,9 +206,16 @@ export function replayStoredAnswer<T>(write: (fn: (tx: Tx) => Promise<T>) => Pro
  * leave a second charge at the provider or refuse the state the first request made; a key that
  * guards another request is 409 before anything is done. `act` returns what its write returned.
  */
-export async function actOnce<T>(deps: Deps, request: FastifyRequest, act: () => Promise<T>): Promise<T> {
-  await refuseKeyReuse(deps, request);
-  if (await answerIsStored(deps, request)) return replayStoredAnswer<T>((fn) => request.write(fn));
+export async function actOnce<T>(
+  deps: Deps,
+  request: FastifyRequest,
+  act: () => Promise<T>,
+  /** Whose key it is when the route has no caller (a public checkout's keys are its link's). */
+  keyOwner?: KeyOwner,
+): Promise<T> {
+  await refuseKeyReuse(deps, request, keyOwner);
+  if (await answerIsStored(deps, request, keyOwner))
+    return replayStoredAnswer<T>((fn) => request.write(fn, { keyOwner }));
   return act();
 }
 
@@ -213,17 +224,21 @@ export async function actOnce<T>(deps: Deps, request: FastifyRequest, act: () =>
  * or still running. The write refuses it too, but only once it runs: a route that acts at a provider
  * before its write calls this first, so a reused key changes nothing there either.
  */
-export async function refuseKeyReuse(deps: Deps, request: FastifyRequest): Promise<void> {
-  const held = await keyRecord(deps, request);
+export async function refuseKeyReuse(
+  deps: Deps,
+  request: FastifyRequest,
+  keyOwner?: KeyOwner,
+): Promise<void> {
+  const held = await keyRecord(deps, request, keyOwner);
   if (held && !held.sameRequest)
     throw new AppError('idempotency_key_reuse', 'This Idempotency-Key was used with a different request.');
 }
 
 /** The record of this request's Idempotency-Key, if any: whether it guards this request, and is answered. */
-async function keyRecord(deps: Deps, request: FastifyRequest) {
+async function keyRecord(deps: Deps, request: FastifyRequest, keyOwner?: KeyOwner) {
   const key = idempotencyKeyOf(request);
-  if (key === undefined || !request.caller) return undefined;
-  const owner = ownerOf(request.caller);
+  const owner = keyOwner ?? (request.caller ? ownerOf(request.caller) : undefined);
+  if (key === undefined || !owner) return undefined;
   const { rows } = await deps.db.query<{ request_hash: Buffer | Uint8Array; answered: boolean }>(
     `SELECT request_hash, response IS NOT NULL AS answered FROM idempotency_keys
       WHERE workspace_id = $1 AND environment = $2 AND caller = $3 AND key = $4`,

@@ -45,3 +45,17 @@ it("a buyer's key never meets the merchant's own keys", async () => {
   expect(buyer.statusCode, buyer.body).toBe(200);
   expect(buyer.headers['idempotency-replayed']).toBeUndefined();
 });
+
+it('a pay sent again after the link closed gets its charge back, not a refusal', async () => {
+  const link = await ws.createLink({ amount_minor: '3100', title: 'Camiseta' });
+  const key = { 'idempotency-key': 'page-load-9d1e' };
+  const first = await startCheckout(ctx, link.slug, payer(CPF), key);
+  expect(first.statusCode, first.body).toBe(200);
+  const closed = await ws.api.patch(`/v1/sandbox/payment-links/${link.id}`, { status: 'inactive' });
+  expect(closed.statusCode, closed.body).toBe(200);
+  const again = await startCheckout(ctx, link.slug, payer(CPF), key);
+  expect(again.statusCode, again.body).toBe(200);
+  expect(again.json()).toEqual(first.json());
+  const fresh = await startCheckout(ctx, link.slug, payer(CPF), { 'idempotency-key': 'page-load-9d1f' });
+  expect(fresh.statusCode).toBe(422);
+});

@@ -40973,7 +40973,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `idempotency_key_reuse`, `idempotency_key_in_use` (see the errors guide, /docs/guides/errors) */
+                /** @description `idempotency_key_reuse`, `idempotency_key_in_use`, `conflict` (see the errors guide, /docs/guides/errors) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -40984,7 +40984,7 @@ export interface paths {
                              * @description The error code: branch on it, never on the message.
                              * @enum {string}
                              */
-                            error: "idempotency_key_reuse" | "idempotency_key_in_use";
+                            error: "idempotency_key_reuse" | "idempotency_key_in_use" | "conflict";
                             /** @description What went wrong, in a sentence for a person. */
                             message: string;
                             /** @description One entry per field at fault, on validation failures and refusals about a field. */

@@ -76,13 +76,6 @@ export async function linkForPage(deps: Deps, slug: string): Promise<LinkForPage
   };
 }
 
-async function openLink(deps: Deps, slug: string): Promise<LinkRow> {
-  const found = await linkForPage(deps, slug);
-  if (!found) throw notFound('Payment link');
-  if (found.refusal) throw refused(found.refusal);
-  return found.link;
-}
-
 const refused = (refusal: Refusal) =>
   refusal === 'production_off'
     ? new AppError(
@@ -136,19 +129,49 @@ function linkCaller(link: LinkRow): Caller {
 
 /** Runs the checkout's write under the Idempotency-Key the page sent, among the keys of `owner`. */
 export type CheckoutWrite = <T>(owner: KeyOwner, fn: (tx: Tx) => Promise<T>) => Promise<T>;
+/** Acts once under the link's key: a re-send whose answer is stored gets it, without a second charge. */
+export type CheckoutOnce = (owner: KeyOwner, act: () => Promise<PaymentView>) => Promise<PaymentView>;
 
 /**
  * Starts paying a link. The page sends a key of its own with each pay request, so a re-send whose
- * answer was lost replays the charge it made instead of making a second one; the keys of a link are
- * its own, apart from any its workspace's callers send.
+ * answer was lost replays the charge it made instead of making a second one (at the PSP too, and even
+ * once the link has closed behind that payment); the keys of a link are its own, apart from any its
+ * workspace's callers send.
  */
 export async function startCheckout(
   deps: Deps,
   request: { slug: string; ip: string; requestId: string },
   input: CheckoutInput,
-  write: CheckoutWrite,
+  io: { write: CheckoutWrite; once: CheckoutOnce },
 ) {
-  const link = await openLink(deps, request.slug);
+  const found = await linkForPage(deps, request.slug);
+  if (!found) throw notFound('Payment link');
+  const { link } = found;
+  const owner = {
+    workspaceId: link.workspace_id,
+    environment: link.environment,
+    scope: `checkout:${link.id}`,
+  };
+  const payment = await io.once(owner, () => {
+    if (found.refusal) throw refused(found.refusal);
+    return chargeFor(deps, request, link, input, (fn) => io.write(owner, fn));
+  });
+  return {
+    ...publicView(payment),
+    pix_qr_code: payment.pix_qr_code!,
+    qr_code_png: qrPngDataUrl(payment.pix_qr_code!),
+    expires_at: payment.expires_at!,
+  };
+}
+
+/** The buyer's charge on an open link, with its checkout record in the same transaction. */
+async function chargeFor(
+  deps: Deps,
+  request: { ip: string; requestId: string },
+  link: LinkRow,
+  input: CheckoutInput,
+  write: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>,
+): Promise<PaymentView> {
   const amount = amountFor(link, input.amount_minor);
   const name = input.payer.name.trim();
   if (name === '') {
@@ -161,7 +184,7 @@ export async function startCheckout(
     ]);
   }
   const ctx: Ctx = { ...systemContext(deps, linkCaller(link)), ip: request.ip, requestId: request.requestId };
-  const payment = await createCharge(
+  return createCharge(
     ctx,
     {
       amount_minor: formatAmount(amount),
@@ -171,19 +194,9 @@ export async function startCheckout(
       payer: { name, document },
       metadata: link.metadata,
     },
-    (fn) =>
-      write(
-        { workspaceId: link.workspace_id, environment: link.environment, scope: `checkout:${link.id}` },
-        fn,
-      ),
+    write,
     (tx, charge) => recordCheckout(tx, deps, link, charge, { name, document }, input.amount_minor),
   );
-  return {
-    ...publicView(payment),
-    pix_qr_code: payment.pix_qr_code!,
-    qr_code_png: qrPngDataUrl(payment.pix_qr_code!),
-    expires_at: payment.expires_at!,
-  };
 }
 
 /**

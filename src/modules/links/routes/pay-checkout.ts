@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../../platform/context.ts';
 import { PUBLIC_SECURITY, publicRouteOptions } from '../../../platform/hosted-page/public-route.ts';
+import { actOnce } from '../../../platform/idempotency.ts';
 import { type App, respond } from '../../../platform/schema.ts';
 import { startCheckout } from '../checkout.ts';
 import { CheckoutBody, CheckoutCharge, SlugParams } from '../schemas.ts';
@@ -15,6 +16,7 @@ export default function route(app: App, deps: Deps) {
         'invalid_state',
         'production_not_enabled',
         'provider_unavailable',
+        'conflict',
       ]),
       schema: {
         tags: ['checkout'],
@@ -52,7 +54,10 @@ export default function route(app: App, deps: Deps) {
         deps,
         { slug: request.params.slug, ip: request.ip, requestId: request.id },
         request.body,
-        (keyOwner, fn) => request.write(fn, { keyOwner }),
+        {
+          write: (keyOwner, fn) => request.write(fn, { keyOwner }),
+          once: (keyOwner, act) => actOnce(deps, request, act, keyOwner),
+        },
       ),
     }),
   );
