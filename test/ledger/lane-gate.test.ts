@@ -116,7 +116,11 @@ describe.runIf(onRealPostgres())('the ledger gate', () => {
     const writes = [
       a.run(
         workspaceId,
-        counted('a1', cashIn(workspaceId), () => someoneWaitsOnALock(db)),
+        // Holding both gates, a1 waits for b's batch to queue on them, unless b took them first
+        // and has already run: either order must end without a deadlock.
+        counted('a1', cashIn(workspaceId), async () => {
+          if (!runs.has('b2')) await someoneWaitsOnALock(db);
+        }),
       ),
       a.run(otherWorkspaceId, counted('a2', cashIn(otherWorkspaceId))),
       b.run(otherWorkspaceId, counted('b1', cashIn(otherWorkspaceId))),
