@@ -17,6 +17,14 @@
  * The savepoint commands are not awaited before the request's own statements: on a pipelining pool
  * they travel with the request's first statement, so a request in a batch costs its own round trips
  * and nothing more. A request's function must only touch the database through its tx (it may run again).
+ *
+ * A batch whose every request is marked `interleave` runs first without any savepoint: all its
+ * requests at once, their statements pipelined side by side on the one connection, so the batch
+ * costs a request's round trips instead of the sum of them, and PostgreSQL opens no subtransaction.
+ * If any request of that attempt fails (a refusal, a replayed key, an SQL error), the attempt is
+ * rolled back whole and the batch runs again as above, one savepoint per request, where each
+ * request's failure is its own; the lane then stays with savepoints for a few batches, so a
+ * workspace that keeps sending refused writes does not pay for every batch twice.
  */
 import { createHash } from 'node:crypto';
 import { AppError } from '../platform/errors.ts';
@@ -59,12 +67,40 @@ export interface GroupWriteOptions {
    * round trip; if one of them fails with a database error, the whole batch fails.
    */
   savepoint?: boolean;
+  /**
+   * true: the write reads nothing that another write of its lane changes before it writes (its reads
+   * are settings, its balance check is the one ledger_post statement), so it may run interleaved with
+   * them in one transaction, without a savepoint. One that finds it needs isolation after all calls
+   * `isolate(tx)`, and the batch runs again with savepoints.
+   */
+  interleave?: boolean;
+}
+
+/** Transactions of an interleaved attempt: their requests run side by side with no savepoint. */
+const interleaving = new WeakSet<Tx>();
+
+/** Why an interleaved attempt was rolled back: the batch runs again, one savepoint per request. */
+class InterleavingFailed extends Error {}
+
+/** Whether this transaction runs requests side by side without savepoints (an interleaved attempt). */
+export function isInterleaved(tx: Tx): boolean {
+  return interleaving.has(tx);
+}
+
+/**
+ * Asks for the request to run in a savepoint of its own before it writes what depends on a read
+ * another request of its batch may change (a debt to recover, an idempotency key already taken):
+ * inside an interleaved attempt it ends the attempt, and the batch runs again with savepoints.
+ */
+export function isolate(tx: Tx): void {
+  if (interleaving.has(tx)) throw new InterleavingFailed('this request needs a savepoint of its own');
 }
 
 interface Pending {
   key: string;
   lane: number;
   savepoint: boolean;
+  interleave: boolean;
   fn: (tx: Tx) => Promise<unknown>;
   lockTimeoutMs: number;
   attempts: number;
@@ -78,10 +114,14 @@ interface Pending {
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown } | { retry: true };
 
 const MAX_ATTEMPTS = 3;
+/** Batches a lane runs with savepoints after an interleaved attempt failed, before it tries again. */
+const ISOLATED_AFTER_FAILURE = 8;
 
 export class GroupCommit {
   private readonly queues: Pending[][];
   private readonly running: boolean[];
+  /** Per lane: batches still to run with savepoints before interleaving is tried again. */
+  private readonly isolatedFor: number[];
   private readonly maxBatch: number;
   private readonly maxQueue: number;
   private readonly maxWaitMs: number;
@@ -95,6 +135,7 @@ export class GroupCommit {
     const lanes = Math.max(1, options.lanes ?? 4);
     this.queues = Array.from({ length: lanes }, () => []);
     this.running = Array.from({ length: lanes }, () => false);
+    this.isolatedFor = Array.from({ length: lanes }, () => 0);
     this.maxBatch = Math.max(1, options.maxBatch ?? 32);
     this.maxQueue = Math.max(1, options.maxQueue ?? 2048);
     this.maxWaitMs = Math.max(1, options.maxWaitMs ?? 10_000);
@@ -111,6 +152,7 @@ export class GroupCommit {
         key,
         lane,
         savepoint: options.savepoint ?? true,
+        interleave: options.interleave === true,
         fn,
         lockTimeoutMs: Math.max(0, Math.trunc(options.lockTimeoutMs ?? 0)),
         attempts: 0,
@@ -146,7 +188,7 @@ export class GroupCommit {
     this.running[lane] = true;
     const batch = queue.splice(0, this.maxBatch);
     for (const item of batch) clearTimeout(item.timer);
-    void this.commit(batch)
+    void this.commit(lane, batch)
       .catch((error) => {
         for (const item of batch) item.reject(error);
       })
@@ -156,8 +198,10 @@ export class GroupCommit {
       });
   }
 
-  private async commit(batch: Pending[]): Promise<void> {
-    const outcomes = await this.db.transaction((tx) => this.runBatch(tx, batch), { retries: 0 });
+  private async commit(lane: number, batch: Pending[]): Promise<void> {
+    const outcomes =
+      (await this.tryInterleaved(lane, batch)) ??
+      (await this.db.transaction((tx) => this.runBatch(tx, batch), { retries: 0 }));
     batch.forEach((item, i) => {
       const outcome = outcomes[i]!;
       // Back at the head of its lane: it runs in the next batch, after this one released its locks.
@@ -167,13 +211,41 @@ export class GroupCommit {
     });
   }
 
+  /**
+   * The batch with no savepoint, its requests side by side; undefined when it may not run so or one
+   * of its requests failed (the attempt is rolled back then). A failure of BEGIN or COMMIT is the
+   * batch's, as in runBatch: a COMMIT whose outcome is unknown must never be run again.
+   */
+  private async tryInterleaved(lane: number, batch: Pending[]): Promise<Outcome[] | undefined> {
+    if (this.isolatedFor[lane]! > 0) {
+      this.isolatedFor[lane]!--;
+      return undefined;
+    }
+    const timeout = batch[0]!.lockTimeoutMs;
+    if (!batch.every((item) => item.interleave && item.lockTimeoutMs === timeout)) return undefined;
+    try {
+      return await this.db.transaction((tx) => runInterleaved(tx, this.opening(batch), batch), {
+        retries: 0,
+      });
+    } catch (error) {
+      if (!(error instanceof InterleavingFailed)) throw error;
+      this.isolatedFor[lane] = ISOLATED_AFTER_FAILURE;
+      return undefined;
+    }
+  }
+
+  /** The batch's prelude (its workspaces' gates), ready to travel in front of its first command. */
+  private opening(batch: Pending[]): string {
+    const prelude = this.prelude?.([...new Set(batch.map((item) => item.key))]);
+    return prelude ? `${prelude}; ` : '';
+  }
+
   /** Runs the batch's steps in order; the outcomes are the batch's items', in the same order. */
   private async runBatch(tx: Tx, batch: Pending[]): Promise<Outcome[]> {
     const outcomes: Outcome[] = [];
     // Commands that close a step (or open the batch) are not sent alone: they travel in front of the
     // next step's first command, so they cost no round trip of their own.
-    const prelude = this.prelude?.([...new Set(batch.map((item) => item.key))]);
-    let carried = prelude ? `${prelude}; ` : '';
+    let carried = this.opening(batch);
     for (const step of stepsOf(batch)) {
       const done = step.savepoint
         ? await runInSavepoint(tx, carried, step.items[0]!)
@@ -228,6 +300,24 @@ async function runInSavepoint(tx: Tx, carried: string, item: Pending): Promise<S
     const retry = isRetryable(error) && ++item.attempts < MAX_ATTEMPTS;
     return { outcomes: [retry ? { retry: true } : { ok: false, error }], closing: '' };
   }
+}
+
+/**
+ * Every request of the batch at once, no savepoint: all succeed, or the attempt is refused with
+ * InterleavingFailed (rolled back by the transaction) once every request has stopped sending.
+ */
+async function runInterleaved(tx: Tx, carried: string, items: Pending[]): Promise<Outcome[]> {
+  const opened = tx.exec(`${carried}SET LOCAL lock_timeout = ${items[0]!.lockTimeoutMs}`);
+  opened.catch(() => {});
+  interleaving.add(tx);
+  const settled = await Promise.allSettled(items.map((item) => item.fn(tx)));
+  const flushed = await tx.settle().then(
+    () => true,
+    () => false,
+  );
+  await opened; // the batch's own opening failed: that is the batch's error, as with savepoints
+  if (!flushed || settled.some((outcome) => outcome.status === 'rejected')) throw new InterleavingFailed();
+  return settled.map((outcome) => ({ ok: true, value: (outcome as PromiseFulfilledResult<unknown>).value }));
 }
 
 /** Writes that need no savepoint, all sent at once; a refusal (AppError) is theirs alone. */

@@ -74,6 +74,7 @@ export interface RouteEntry {
     subaccount?: boolean;
     moneyMoving?: boolean;
     groupCommit?: boolean;
+    interleave?: boolean;
     sandboxOnly?: boolean;
     record?: RecordKind;
   };

@@ -32,6 +32,11 @@ declare module 'fastify' {
     /** Its write may share a transaction with concurrent ones of the workspace (src/db/group-commit.ts). */
     groupCommit?: boolean;
     /**
+     * Its group-committed write may run side by side with the batch's others, without a savepoint: it
+     * reads nothing they change before it writes, or calls isolate() first (src/db/group-commit.ts).
+     */
+    interleave?: boolean;
+    /**
      * The error codes the route's handler and services can throw, beside the common ones of its kind
      * (src/platform/route-errors.ts); the document lists them and a test hook checks them.
      */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { isInterleaved, isolate } from '../db/group-commit.ts';
 import { commitHooksMark, dropCommitHooksSince, type Tx } from '../db/types.ts';
 import type { Caller, Deps, Environment } from './context.ts';
 import { AppError, invalidRequest, LOCK_NOT_AVAILABLE, pgErrorCode } from './errors.ts';
@@ -128,7 +129,10 @@ async function claimAhead<T>(
 ): Promise<{ inserted: boolean; ran?: { value: T } }> {
   const claimed = claim(tx);
   claimed.catch(() => {});
-  const guard = tx.exec('SAVEPOINT idempotent_write');
+  // Interleaved with other requests there is no savepoint to roll back to: a replay ends the attempt
+  // (isolate), and the batch runs again with one, where the stored answer is read.
+  const interleaved = isInterleaved(tx);
+  const guard = interleaved ? Promise.resolve() : tx.exec('SAVEPOINT idempotent_write');
   guard.catch(() => {});
   const hooks = commitHooksMark(tx);
   const work = fn(tx).then(
@@ -146,6 +150,7 @@ async function claimAhead<T>(
     return { inserted, ran: { value: done.value } };
   }
   await tx.settle().catch(() => {});
+  isolate(tx);
   await guard;
   await tx.exec('ROLLBACK TO SAVEPOINT idempotent_write');
   dropCommitHooksSince(tx, hooks); // the write rolled back: its counters must not move

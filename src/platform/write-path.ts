@@ -24,7 +24,8 @@ export function writePath(deps: Deps) {
     if (!group || !workspaceId || this.routeOptions.config.groupCommit !== true) {
       return runIdempotentWrite(deps, this, fn);
     }
-    const run: WriteRunner = (write, options) => group.run(workspaceId, write, options);
+    const interleave = this.routeOptions.config.interleave === true;
+    const run: WriteRunner = (write, options) => group.run(workspaceId, write, { ...options, interleave });
     return runIdempotentWrite(deps, this, fn, run, true);
   };
 }

@@ -80,11 +80,12 @@ export async function payCharge(
   });
   // What a party owes of a MED return is paid first from what it just received.
   for (const part of parts)
-    await recoverPartyDebt(tx, deps, {
-      workspaceId: row.workspace_id,
-      environment: row.environment,
-      partyId: part.partyId,
-    });
+    await recoverPartyDebt(
+      tx,
+      deps,
+      { workspaceId: row.workspace_id, environment: row.environment, partyId: part.partyId },
+      { justCredited: true },
+    );
   const e2e = pixEndToEndId ?? (await sandboxReceived(tx, row, at));
   const paid = await transition(tx, scope, row.id, 'completed', { pix_tx_id: e2e }, { at });
   if (checkout) await announceCheckoutPaid(tx, paid, checkout, at);

@@ -152,11 +152,12 @@ export async function simulateCashIn(
       },
     ],
   });
-  await recoverPartyDebt(tx, ctx.deps, {
-    workspaceId: caller.workspaceId,
-    environment: caller.environment,
-    partyId,
-  });
+  await recoverPartyDebt(
+    tx,
+    ctx.deps,
+    { workspaceId: caller.workspaceId, environment: caller.environment, partyId },
+    { justCredited: true },
+  );
   return createPayment(
     tx,
     {

@@ -14,6 +14,7 @@ export default function route(app: App, deps: Deps) {
         subaccount: true,
         moneyMoving: true,
         groupCommit: true,
+        interleave: true,
         errors: [
           'invalid_amount',
           'unsupported_currency',

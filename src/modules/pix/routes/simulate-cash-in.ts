@@ -14,6 +14,7 @@ export default function route(app: App, deps: Deps) {
         subaccount: true,
         moneyMoving: true,
         groupCommit: true,
+        interleave: true,
         sandboxOnly: true,
         errors: ['not_found', 'kyc_not_approved'],
       },
