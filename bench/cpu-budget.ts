@@ -1,6 +1,6 @@
 /**
  * Where one request's CPU goes: `node --perf-basic-prof --import tsx bench/cpu-budget.ts
- * [--scenario payout-hot|payout-spread|cash-in-spread] [--seconds N]` serves the bench's app on a
+ * [--scenario payout-hot|payout-spread|cash-in-spread] [--seconds N] [--keep]` serves the bench's app on a
  * scratch PostgreSQL database (as `npm run bench -- --only=http`), loads it with one scenario, and
  * meanwhile records the process with Linux perf (software cpu-clock event, call graphs; package
  * linux-perf). It prints the server's CPU per request and that time split into the request's phases
@@ -73,7 +73,8 @@ try {
   const phases = phasesOf(script.toString(), process.pid, threads);
   printBudget(phases, (used.user + used.system) / 1000 / result['2xx'], result['2xx'] / result.duration);
 } finally {
-  rmSync(output, { force: true });
+  if (args.includes('--keep')) console.log(`perf data kept: ${output} (perf report -i ${output})`);
+  else rmSync(output, { force: true });
   await db.close();
   await scratch.drop();
 }

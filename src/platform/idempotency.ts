@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { isInterleaved, isolate } from '../db/group-commit.ts';
+import { isInterleaved } from '../db/group-commit.ts';
 import { commitHooksMark, dropCommitHooksSince, type Tx } from '../db/types.ts';
 import type { Caller, Deps, Environment } from './context.ts';
 import { AppError, invalidRequest, LOCK_NOT_AVAILABLE, pgErrorCode } from './errors.ts';
@@ -85,16 +85,32 @@ export async function runIdempotentWrite<T>(
 
   const hash = requestHash(request);
   const scope: KeyScope = [owner.workspaceId, owner.environment, owner.scope, key];
-  const claim = (tx: Tx) =>
-    claimKey(tx, [
-      ...scope,
-      hash,
-      request.method,
-      request.url.split('?')[0],
-      request.routeOptions.config.moneyMoving === true,
-    ]);
+  const claimed = [
+    ...scope,
+    hash,
+    request.method,
+    request.url.split('?')[0],
+    request.routeOptions.config.moneyMoving === true,
+  ];
+  const claim = (tx: Tx) => claimKey(tx, claimed);
+  const sealed = (response: T) =>
+    JSON.stringify({ sealed: deps.sealer.seal(JSON.stringify(response ?? null, jsonSafe)) });
   const outcome = await run(
     async (tx) => {
+      if (speculative && isInterleaved(tx)) {
+        const response = await fn(tx);
+        // Interleaved with other requests, the key is written once, whole, after the write: a key
+        // already there (a re-send, or the same key twice in the batch) fails this INSERT (23505),
+        // that fails the attempt, and the batch runs again with savepoints, where the claim finds the
+        // key and replays its answer.
+        tx.later(
+          `INSERT INTO idempotency_keys
+             (workspace_id, environment, caller, key, request_hash, method, path, money_moving, status_code, response)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 200, $9)`,
+          [...claimed, sealed(response)],
+        );
+        return { replayed: false as const, response };
+      }
       const { inserted, ran } = speculative
         ? await claimAhead(tx, claim, fn)
         : { inserted: await claim(tx), ran: undefined };
@@ -105,7 +121,7 @@ export async function runIdempotentWrite<T>(
       tx.later(
         `UPDATE idempotency_keys SET status_code = 200, response = $5
         WHERE workspace_id = $1 AND environment = $2 AND caller = $3 AND key = $4`,
-        [...scope, JSON.stringify({ sealed: deps.sealer.seal(JSON.stringify(response ?? null, jsonSafe)) })],
+        [...scope, sealed(response)],
       );
       return { replayed: false as const, response };
     },
@@ -129,10 +145,7 @@ async function claimAhead<T>(
 ): Promise<{ inserted: boolean; ran?: { value: T } }> {
   const claimed = claim(tx);
   claimed.catch(() => {});
-  // Interleaved with other requests there is no savepoint to roll back to: a replay ends the attempt
-  // (isolate), and the batch runs again with one, where the stored answer is read.
-  const interleaved = isInterleaved(tx);
-  const guard = interleaved ? Promise.resolve() : tx.exec('SAVEPOINT idempotent_write');
+  const guard = tx.exec('SAVEPOINT idempotent_write');
   guard.catch(() => {});
   const hooks = commitHooksMark(tx);
   const work = fn(tx).then(
@@ -150,7 +163,6 @@ async function claimAhead<T>(
     return { inserted, ran: { value: done.value } };
   }
   await tx.settle().catch(() => {});
-  isolate(tx);
   await guard;
   await tx.exec('ROLLBACK TO SAVEPOINT idempotent_write');
   dropCommitHooksSince(tx, hooks); // the write rolled back: its counters must not move

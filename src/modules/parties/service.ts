@@ -41,15 +41,27 @@ export async function partyFilter(q: Queryable, caller: Caller, partyId?: string
   return caller.partyId;
 }
 
+/**
+ * Workspaces' default parties, as read: a workspace's is set in the transaction that creates it and
+ * never changes, so a process may keep what it read (bounded; forgotten whole when full).
+ */
+const defaultParties = new Map<string, string>();
+const DEFAULT_PARTIES_KEPT = 10_000;
+
 /** The caller's default party: the key's party, else the workspace's default entity party. */
 export async function defaultParty(q: Queryable, caller: Caller): Promise<string> {
   if (caller.partyId !== null) return caller.partyId;
+  const known = defaultParties.get(caller.workspaceId);
+  if (known !== undefined) return known;
   const { rows } = await q.query<{ default_party_id: string }>(
     'SELECT default_party_id FROM workspaces WHERE id = $1',
     [caller.workspaceId],
   );
-  if (!rows[0]?.default_party_id) throw notFound('Default party');
-  return rows[0].default_party_id;
+  const partyId = rows[0]?.default_party_id;
+  if (!partyId) throw notFound('Default party');
+  if (defaultParties.size >= DEFAULT_PARTIES_KEPT) defaultParties.clear();
+  defaultParties.set(caller.workspaceId, partyId);
+  return partyId;
 }
 
 /** For writes: the party the money belongs to. */
