@@ -310,7 +310,9 @@ async function runInterleaved(tx: Tx, carried: string, items: Pending[]): Promis
   const opened = tx.exec(`${carried}SET LOCAL lock_timeout = ${items[0]!.lockTimeoutMs}`);
   opened.catch(() => {});
   interleaving.add(tx);
-  const settled = await Promise.allSettled(items.map((item) => item.fn(tx)));
+  // async: a function that throws before returning a promise is refused like one that rejects, once
+  // every other request has stopped sending, never by leaving the attempt while they still write.
+  const settled = await Promise.allSettled(items.map(async (item) => item.fn(tx)));
   const flushed = await tx.settle().then(
     () => true,
     () => false,
