@@ -111,13 +111,57 @@ export async function insertPayment(
     column === 'metadata' ? JSON.stringify(details.metadata ?? {}) : detailValue(column, details[column]),
   );
   const placeholders = [...base, ...detailParams].map((_, i) => `$${i + 1}`);
-  const { rows } = await tx.query<PaymentRow>(
+  // Sent without waiting (its error is the transaction's, before COMMIT or the savepoint's release)
+  // and not read back: every column is given here, so the row is what was sent, as the table keeps it.
+  tx.later(
     `INSERT INTO payments (id, workspace_id, environment, party_id, kind, status, amount_minor, currency, fee_minor,
                            completed_at, failed_at, created_at, ${DETAIL_COLUMNS.join(', ')}, updated_at)
-     VALUES (${placeholders.join(', ')}, $12) RETURNING *`,
+     VALUES (${placeholders.join(', ')}, $12)`,
     [...base, ...detailParams],
   );
-  return rows[0]!;
+  const stored = Object.fromEntries(
+    DETAIL_COLUMNS.map((column, i) => [column, storedValue(column, detailParams[i])]),
+  ) as Omit<PaymentRow, keyof PaymentCore | 'created_at' | 'updated_at'>;
+  return {
+    ...stored,
+    id: row.id.toLowerCase(),
+    workspace_id: row.workspace_id.toLowerCase(),
+    environment: row.environment,
+    party_id: row.party_id.toLowerCase(),
+    kind: row.kind,
+    status: row.status,
+    amount_minor: row.amount_minor,
+    currency: row.currency,
+    fee_minor: row.fee_minor,
+    completed_at: row.completed_at,
+    failed_at: row.failed_at,
+    created_at: row.at,
+    updated_at: row.at,
+  };
+}
+
+const UUID_COLUMNS = new Set<string>(['wallet_id', 'quote_id', 'related_payment_id']);
+
+/** A detail column's value as the table returns it: uuids in lower case, JSON in jsonb's key order. */
+function storedValue(column: string, sent: unknown): unknown {
+  if (sent === null) return null;
+  if (JSON_COLUMNS.has(column)) return jsonbOrdered(JSON.parse(sent as string));
+  if (UUID_COLUMNS.has(column)) return (sent as string).toLowerCase();
+  return sent;
+}
+
+/** A JSON value with its objects' keys in jsonb's order: shorter keys first, then byte by byte. */
+export function jsonbOrdered(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(jsonbOrdered);
+  if (value === null || typeof value !== 'object') return value;
+  const keys = Object.keys(value).sort(jsonbKeyOrder);
+  return Object.fromEntries(keys.map((key) => [key, jsonbOrdered((value as Record<string, unknown>)[key])]));
+}
+
+function jsonbKeyOrder(a: string, b: string): number {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length - right.length || Buffer.compare(left, right);
 }
 
 export async function findPaymentRow(
