@@ -18,10 +18,9 @@ let partyId: string;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  ({
-    workspaceId,
-    parties: [partyId] = [],
-  } = await seedWorkspace(db));
+  const seeded = await seedWorkspace(db);
+  workspaceId = seeded.workspaceId;
+  partyId = seeded.parties[0]!;
 });
 afterAll(() => db.close());
 
