@@ -326,7 +326,7 @@ async function runInterleaved(tx: Tx, carried: string, items: Pending[]): Promis
 async function runSideBySide(tx: Tx, carried: string, items: Pending[]): Promise<StepDone> {
   // They share one lock timeout: theirs, never the previous request's SET LOCAL.
   await tx.exec(`${carried}SET LOCAL lock_timeout = ${items[0]!.lockTimeoutMs}`);
-  const settled = await Promise.allSettled(items.map((item) => item.fn(tx)));
+  const settled = await Promise.allSettled(items.map(async (item) => item.fn(tx)));
   await tx.settle();
   const outcomes = settled.map((outcome): Outcome => {
     if (outcome.status === 'fulfilled') return { ok: true, value: outcome.value };
