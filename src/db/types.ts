@@ -25,6 +25,15 @@ export interface Tx extends Queryable {
   settle(): Promise<void>;
 }
 
+/**
+ * A write not sent yet, for another module's statement to carry: a plain INSERT, UPDATE or DELETE
+ * (no WITH, no RETURNING) numbered from $1, which the carrier runs as a CTE of its own statement.
+ */
+export interface CarriedWrite {
+  text: string;
+  params: readonly unknown[];
+}
+
 /** later() and settle() over a driver's query function. */
 export function laterWrites(run: (text: string, params?: readonly unknown[]) => Promise<unknown>) {
   let pending: Promise<unknown>[] = [];

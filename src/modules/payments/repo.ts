@@ -1,4 +1,4 @@
-import type { Queryable, Tx } from '../../db/types.ts';
+import type { CarriedWrite, Queryable, Tx } from '../../db/types.ts';
 import type { Environment } from '../../platform/context.ts';
 import { pageById } from '../../platform/pagination.ts';
 import { notWaitingSql } from '../../platform/set-aside.ts';
@@ -88,11 +88,14 @@ export interface PaymentScope {
 const detailValue = (column: string, value: unknown) =>
   value === undefined ? null : JSON_COLUMNS.has(column) && value !== null ? JSON.stringify(value) : value;
 
-export async function insertPayment(
-  tx: Tx,
+/**
+ * A payment's INSERT, not sent (the caller sends it, alone or carried by its event's statement), and
+ * the row it makes: every column is given, so the row is what was sent, as the table keeps it.
+ */
+export function paymentInsert(
   row: PaymentCore & { at: Date },
   details: PaymentDetails,
-): Promise<PaymentRow> {
+): { write: CarriedWrite; row: PaymentRow } {
   const base = [
     row.id,
     row.workspace_id,
@@ -111,18 +114,16 @@ export async function insertPayment(
     column === 'metadata' ? JSON.stringify(details.metadata ?? {}) : detailValue(column, details[column]),
   );
   const placeholders = [...base, ...detailParams].map((_, i) => `$${i + 1}`);
-  // Sent without waiting (its error is the transaction's, before COMMIT or the savepoint's release)
-  // and not read back: every column is given here, so the row is what was sent, as the table keeps it.
-  tx.later(
-    `INSERT INTO payments (id, workspace_id, environment, party_id, kind, status, amount_minor, currency, fee_minor,
+  const write: CarriedWrite = {
+    text: `INSERT INTO payments (id, workspace_id, environment, party_id, kind, status, amount_minor, currency, fee_minor,
                            completed_at, failed_at, created_at, ${DETAIL_COLUMNS.join(', ')}, updated_at)
      VALUES (${placeholders.join(', ')}, $12)`,
-    [...base, ...detailParams],
-  );
+    params: [...base, ...detailParams],
+  };
   const stored = Object.fromEntries(
     DETAIL_COLUMNS.map((column, i) => [column, storedValue(column, detailParams[i])]),
   ) as Omit<PaymentRow, keyof PaymentCore | 'created_at' | 'updated_at'>;
-  return {
+  const created: PaymentRow = {
     ...stored,
     id: row.id.toLowerCase(),
     workspace_id: row.workspace_id.toLowerCase(),
@@ -138,6 +139,7 @@ export async function insertPayment(
     created_at: row.at,
     updated_at: row.at,
   };
+  return { write, row: created };
 }
 
 const UUID_COLUMNS = new Set<string>(['wallet_id', 'quote_id', 'related_payment_id']);

@@ -16,7 +16,7 @@
  * - Views are wire objects (strings for amounts, ISO dates), so a stored idempotent response and an
  *   event payload are exactly what GET returns.
  */
-import { afterCommit, type Queryable, type Tx } from '../../db/types.ts';
+import { afterCommit, type CarriedWrite, type Queryable, type Tx } from '../../db/types.ts';
 import { type Currency, formatAmount } from '../../ledger/currency.ts';
 import type { Caller, Environment } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
@@ -32,12 +32,12 @@ import { partyFilter } from '../parties/service.ts';
 import {
   fillMissingBrCode,
   findPaymentRow,
-  insertPayment,
   listPaymentRows,
   type PaymentDetails,
   type PaymentRow,
   type PaymentScope,
   paymentIdsIn,
+  paymentInsert,
   type StaleTransferFilter,
   type StaleTransferRow,
   staleTransferRows,
@@ -112,7 +112,12 @@ export interface NewPayment extends PaymentDetails {
   fee_minor?: bigint;
 }
 
-async function emitPaymentEvent(tx: Tx, row: PaymentRow, at: Date): Promise<PaymentView> {
+async function emitPaymentEvent(
+  tx: Tx,
+  row: PaymentRow,
+  at: Date,
+  carrying?: CarriedWrite,
+): Promise<PaymentView> {
   const view = paymentView(row);
   afterCommit(tx, () =>
     paymentTransitions.inc({ kind: row.kind, status: row.status, environment: row.environment }),
@@ -123,6 +128,7 @@ async function emitPaymentEvent(tx: Tx, row: PaymentRow, at: Date): Promise<Paym
     type: `payment.${row.status}`,
     object: view,
     at,
+    carrying,
   });
   return view;
 }
@@ -149,8 +155,7 @@ export async function createPayment(
   if (typeof amount_minor !== 'bigint' || amount_minor < 0n)
     throw new Error('amount_minor must be a bigint ≥ 0');
   const initial = status ?? 'created';
-  const row = await insertPayment(
-    tx,
+  const { write, row } = paymentInsert(
     {
       id: id ?? newId(),
       workspace_id,
@@ -169,7 +174,8 @@ export async function createPayment(
       ? details
       : { ...details, counterparty: maskCounterparty(details.counterparty) },
   );
-  return emitPaymentEvent(tx, row, at);
+  // The row travels in its event's statement: one statement for both, committed together.
+  return emitPaymentEvent(tx, row, at, write);
 }
 
 /**
