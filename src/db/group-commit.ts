@@ -114,6 +114,12 @@ interface Pending {
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown } | { retry: true };
 
 const MAX_ATTEMPTS = 3;
+/**
+ * How long a statement of an interleaved attempt waits for a lock. Inside the batch's gate almost
+ * nothing waits; what does (a key another transaction holds) fails the attempt soon, and waits its
+ * own full limit in the savepoint run, instead of twice that limit while the whole batch waits.
+ */
+const INTERLEAVED_LOCK_WAIT_MS = 1_000;
 /** Batches a lane runs with savepoints after an interleaved attempt failed, before it tries again. */
 const ISOLATED_AFTER_FAILURE = 8;
 
@@ -307,7 +313,9 @@ async function runInSavepoint(tx: Tx, carried: string, item: Pending): Promise<S
  * InterleavingFailed (rolled back by the transaction) once every request has stopped sending.
  */
 async function runInterleaved(tx: Tx, carried: string, items: Pending[]): Promise<Outcome[]> {
-  const opened = tx.exec(`${carried}SET LOCAL lock_timeout = ${items[0]!.lockTimeoutMs}`);
+  const limit = items[0]!.lockTimeoutMs; // 0: no limit
+  const wait = limit === 0 ? INTERLEAVED_LOCK_WAIT_MS : Math.min(limit, INTERLEAVED_LOCK_WAIT_MS);
+  const opened = tx.exec(`${carried}SET LOCAL lock_timeout = ${wait}`);
   opened.catch(() => {});
   interleaving.add(tx);
   // async: a function that throws before returning a promise is refused like one that rejects, once
