@@ -28,6 +28,7 @@
  */
 import { createHash } from 'node:crypto';
 import { AppError } from '../platform/errors.ts';
+import { isConnectionError } from './connection-errors.ts';
 import {
   causeOf,
   commitHooksMark,
@@ -322,12 +323,23 @@ async function runInterleaved(tx: Tx, carried: string, items: Pending[]): Promis
   // every other request has stopped sending, never by leaving the attempt while they still write.
   const settled = await Promise.allSettled(items.map(async (item) => item.fn(tx)));
   const flushed = await tx.settle().then(
-    () => true,
-    () => false,
+    () => undefined,
+    (error: unknown) => error ?? new Error('a later() write failed'),
   );
   await opened; // the batch's own opening failed: that is the batch's error, as with savepoints
-  if (!flushed || settled.some((outcome) => outcome.status === 'rejected')) throw new InterleavingFailed();
-  return settled.map((outcome) => ({ ok: true, value: (outcome as PromiseFulfilledResult<unknown>).value }));
+  const errors = settled.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason] : []));
+  if (flushed !== undefined) errors.push(flushed);
+  if (errors.length === 0) {
+    return settled.map((outcome) => ({
+      ok: true,
+      value: (outcome as PromiseFulfilledResult<unknown>).value,
+    }));
+  }
+  // The connection is gone: the database is, for now, and this is the batch's error as with
+  // savepoints (503 to every request); running it again would only meet the same outage.
+  const lost = errors.find(isConnectionError);
+  if (lost !== undefined) throw lost;
+  throw new InterleavingFailed();
 }
 
 /** Writes that need no savepoint, all sent at once; a refusal (AppError) is theirs alone. */
