@@ -49,8 +49,13 @@ export async function insertSession(
   ]);
 }
 
-export async function revokeSession(q: Queryable, sessionId: string): Promise<void> {
-  await q.query('UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [sessionId]);
+/** True when this call ended the session (false when it was already over). */
+export async function revokeSession(q: Queryable, sessionId: string): Promise<boolean> {
+  const { rows } = await q.query(
+    'UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id',
+    [sessionId],
+  );
+  return rows.length === 1;
 }
 
 export async function setTotpSecret(q: Queryable, userId: string, sealed: string): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/types.ts';
 import { recordAudit } from '../../platform/audit.ts';
 import type { SessionUser } from '../../platform/auth/authenticate.ts';
+import { credentialsChanged } from '../../platform/auth/credential-cache.ts';
 import { newSessionToken } from '../../platform/auth/credentials.ts';
 import type { Deps } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -136,8 +137,11 @@ export async function requireOtp(deps: Deps, userId: string, code: string | unde
   if (user?.totp_enabled) await checkOtp(deps, deps.db, user, code, source);
 }
 
+/** Every process caches sessions: the token must stop working on all of them, not just this one. */
 export async function logout(deps: Deps, session: SessionUser): Promise<void> {
-  await repo.revokeSession(deps.db, session.sessionId);
+  await deps.db.transaction(async (tx) => {
+    if (await repo.revokeSession(tx, session.sessionId)) credentialsChanged(tx);
+  });
 }
 
 export async function setupTwoFactor(deps: Deps, session: SessionUser) {
@@ -155,6 +159,8 @@ export async function enableTwoFactor(deps: Deps, session: SessionUser, otpCode:
     // The code that turns 2FA on is spent like any other: it cannot log in a second time.
     await takeOtp(deps, tx, user, otpCode, BODY_OTP);
     await repo.enableTotp(tx, user.id);
+    // Cached sessions carry totp_enabled (a 2FA caller's sends need a code): every process forgets them.
+    credentialsChanged(tx);
     for (const workspace of await repo.workspacesOfUser(tx, user.id)) {
       await recordAudit(tx, {
         workspaceId: workspace.id,

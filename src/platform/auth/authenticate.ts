@@ -18,15 +18,63 @@ export interface SessionUser {
   totpEnabled: boolean;
 }
 
-/** Looks a session token up; undefined when unknown, revoked or expired. */
-export async function findSession(deps: Deps, token: string): Promise<SessionUser | undefined> {
-  const { rows } = await deps.db.query<{ id: string; user_id: string; email: string; totp_enabled: boolean }>(
-    `SELECT s.id, s.user_id, u.email, u.totp_enabled FROM sessions s JOIN users u ON u.id = s.user_id
+interface SessionRow extends SessionUser {
+  expiresAt: Date;
+}
+
+async function loadSession(deps: Deps, hash: Buffer): Promise<SessionRow | undefined> {
+  const { rows } = await deps.db.query<{
+    id: string;
+    user_id: string;
+    email: string;
+    totp_enabled: boolean;
+    expires_at: Date | string;
+  }>(
+    `SELECT s.id, s.user_id, u.email, u.totp_enabled, s.expires_at FROM sessions s JOIN users u ON u.id = s.user_id
       WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > $2`,
-    [sha256(token), deps.clock.now()],
+    [hash, deps.clock.now()],
   );
   const row = rows[0];
-  return row && { sessionId: row.id, userId: row.user_id, email: row.email, totpEnabled: row.totp_enabled };
+  return (
+    row && {
+      sessionId: row.id,
+      userId: row.user_id,
+      email: row.email,
+      totpEnabled: row.totp_enabled,
+      expiresAt: new Date(row.expires_at),
+    }
+  );
+}
+
+/**
+ * Looks a session token up; undefined when unknown, revoked or expired. Served from the process's
+ * credential cache: a logout or a change to the user (2FA) forgets it on every process. Expiry is
+ * no change anyone announces, so it is checked on every use, cached or not.
+ */
+export async function findSession(deps: Deps, token: string): Promise<SessionUser | undefined> {
+  const hash = sha256(token);
+  const row = await cachedCredential(deps.db, `session:${hash.toString('hex')}`, () =>
+    loadSession(deps, hash),
+  );
+  if (!row || row.expiresAt.getTime() <= deps.clock.now().getTime()) return undefined;
+  return { sessionId: row.sessionId, userId: row.userId, email: row.email, totpEnabled: row.totpEnabled };
+}
+
+/**
+ * Whether the user is a member of the workspace or of its parent: the parent's owners manage their
+ * sub-accounts. Cached like the session; only a yes is kept, so a membership that starts later is
+ * seen at once, and one that ends must say credentialsChanged.
+ */
+async function isMember(deps: Deps, workspaceId: string, userId: string): Promise<boolean> {
+  const member = await cachedCredential(deps.db, `member:${userId}:${workspaceId}`, async () => {
+    const { rows } = await deps.db.query(
+      `SELECT 1 FROM workspaces w JOIN workspace_members m ON m.workspace_id IN (w.id, w.parent_workspace_id)
+        WHERE w.id = $1 AND m.user_id = $2 LIMIT 1`,
+      [workspaceId, userId],
+    );
+    return rows.length > 0 ? true : undefined;
+  });
+  return member === true;
 }
 
 function tokenOf(request: FastifyRequest): string | undefined {
@@ -86,13 +134,7 @@ export async function authenticate(deps: Deps, request: FastifyRequest): Promise
   if (parsed.kind === 'session') {
     const session = await findSession(deps, token);
     if (!session) throw invalidCredentials();
-    // A member of the workspace, or of its parent: the parent's owners manage their sub-accounts.
-    const { rows } = await deps.db.query(
-      `SELECT 1 FROM workspaces w JOIN workspace_members m ON m.workspace_id IN (w.id, w.parent_workspace_id)
-        WHERE w.id = $1 AND m.user_id = $2 LIMIT 1`,
-      [workspaceId, session.userId],
-    );
-    if (rows.length === 0) throw invalidCredentials();
+    if (!(await isMember(deps, workspaceId, session.userId))) throw invalidCredentials();
     caller = {
       type: 'session',
       workspaceId,

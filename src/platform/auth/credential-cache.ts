@@ -1,13 +1,18 @@
 /**
- * API keys looked up by hash, kept in process memory so a request spends no round trip on its key.
+ * Credentials kept in process memory so a request spends no round trip on them: API keys by hash,
+ * dashboard sessions by `session:<hash>` and a session user's membership of a workspace by
+ * `member:<user>:<workspace>` (authenticate.ts). One cache and one channel for all of them.
  *
- * A revocation (or anything else that changes what a key may do) must stop the key on the next
- * request on every process, so every change says so: `credentialsChanged(tx)` sends a NOTIFY that
- * PostgreSQL delivers to every process's listener when the transaction commits, and forgets this
- * process's entries at the same moment. Each forgetting moves a generation on; a lookup that started
+ * A revocation, a logout, or anything else that ends or narrows what a credential may do (production
+ * off, 2FA on, a membership ended) must take effect on the next request on every process, so every
+ * change says so: `credentialsChanged(tx)` sends a NOTIFY that PostgreSQL delivers to every
+ * process's listener when the transaction commits, and forgets this process's entries at the same
+ * moment. Each forgetting moves a generation on; a lookup that started
  * before it does not store what it read, which may be the row as it was before the change. While a
  * process's listener is down it could miss a change, so it caches nothing until the LISTEN is back.
- * Unknown keys are never cached: a revoked key's row stays, and a guessed one costs its lookup.
+ * Unknown keys are never cached: a revoked key's row stays, and a guessed one costs its lookup. Nor
+ * are unknown sessions nor non-members. A session's expiry is no change anyone announces: its reader
+ * checks it on every use, cached or not.
  */
 import { afterCommit, type Database, type Tx } from '../../db/types.ts';
 
@@ -72,7 +77,11 @@ export function cachedCredential<R>(
   return cache.find(hash, load);
 }
 
-/** In the transaction that revokes a key or changes what keys may do: every process forgets its keys. */
+/**
+ * In the transaction that revokes a key, ends a session or changes what a key or a session user may
+ * do: every process forgets every credential it holds (a logout costs each process its cached keys
+ * too, one lookup each; simpler than a channel per kind, and logouts are rare next to requests).
+ */
 export function credentialsChanged(tx: Tx): void {
   tx.later(`SELECT pg_notify('${CHANNEL}', '')`);
   afterCommit(tx, () => {
