@@ -96,7 +96,10 @@ export function paymentInsert(
   row: PaymentCore & { at: Date },
   details: PaymentDetails,
 ): { write: CarriedWrite; row: PaymentRow } {
-  const base = [
+  const detailParams = DETAIL_COLUMNS.map((column) =>
+    column === 'metadata' ? JSON.stringify(details.metadata ?? {}) : detailValue(column, details[column]),
+  );
+  const params = [
     row.id,
     row.workspace_id,
     row.environment,
@@ -109,22 +112,35 @@ export function paymentInsert(
     row.completed_at,
     row.failed_at,
     row.at,
+    ...detailParams,
   ];
-  const detailParams = DETAIL_COLUMNS.map((column) =>
-    column === 'metadata' ? JSON.stringify(details.metadata ?? {}) : detailValue(column, details[column]),
-  );
-  const placeholders = [...base, ...detailParams].map((_, i) => `$${i + 1}`);
-  const write: CarriedWrite = {
-    text: `INSERT INTO payments (id, workspace_id, environment, party_id, kind, status, amount_minor, currency, fee_minor,
-                           completed_at, failed_at, created_at, ${DETAIL_COLUMNS.join(', ')}, updated_at)
-     VALUES (${placeholders.join(', ')}, $12)`,
-    params: [...base, ...detailParams],
-  };
-  const stored = Object.fromEntries(
-    DETAIL_COLUMNS.map((column, i) => [column, storedValue(column, detailParams[i])]),
-  ) as Omit<PaymentRow, keyof PaymentCore | 'created_at' | 'updated_at'>;
-  const created: PaymentRow = {
-    ...stored,
+  const sent = (column: (typeof DETAIL_COLUMNS)[number]) =>
+    detailParams[DETAIL_INDEX[column]] as string | null;
+  return { write: { text: INSERT_PAYMENT, params }, row: storedRow(row, details, sent) };
+}
+
+/** Each detail column's place among the INSERT's detail parameters. */
+const DETAIL_INDEX = Object.fromEntries(DETAIL_COLUMNS.map((column, i) => [column, i])) as Record<
+  (typeof DETAIL_COLUMNS)[number],
+  number
+>;
+
+const INSERT_PAYMENT = `INSERT INTO payments (id, workspace_id, environment, party_id, kind, status, amount_minor, currency,
+                         fee_minor, completed_at, failed_at, created_at, ${DETAIL_COLUMNS.join(', ')}, updated_at)
+   VALUES (${[...Array(12 + DETAIL_COLUMNS.length).keys()].map((i) => `$${i + 1}`).join(', ')}, $12)`;
+
+/**
+ * The row the INSERT makes, as the table returns it: uuids in lower case, JSON in jsonb's key order.
+ * One literal with every column, so every row has the same shape (and a new column cannot be missed).
+ */
+function storedRow(
+  row: PaymentCore & { at: Date },
+  details: PaymentDetails,
+  sent: (column: (typeof DETAIL_COLUMNS)[number]) => string | null,
+): PaymentRow {
+  const json = (text: string | null) => (text === null ? null : jsonbOrdered(JSON.parse(text)));
+  const uuid = (value: string | null | undefined) => (value ? value.toLowerCase() : null);
+  return {
     id: row.id.toLowerCase(),
     workspace_id: row.workspace_id.toLowerCase(),
     environment: row.environment,
@@ -134,22 +150,32 @@ export function paymentInsert(
     amount_minor: row.amount_minor,
     currency: row.currency,
     fee_minor: row.fee_minor,
+    description: details.description ?? null,
+    provider_ref: details.provider_ref ?? null,
+    pix_qr_code: details.pix_qr_code ?? null,
+    pix_tx_id: details.pix_tx_id ?? null,
+    pix_txid: details.pix_txid ?? null,
+    pix_key: details.pix_key ?? null,
+    to_address: details.to_address ?? null,
+    from_address: details.from_address ?? null,
+    network: details.network ?? null,
+    tx_hash: details.tx_hash ?? null,
+    failure_reason: details.failure_reason ?? null,
+    metadata: json(sent('metadata')) as Record<string, unknown>,
+    idempotency_key: details.idempotency_key ?? null,
+    counterparty: json(sent('counterparty')) as Record<string, unknown> | null,
+    wallet_id: uuid(details.wallet_id),
+    source_currency: details.source_currency ?? null,
+    target_currency: details.target_currency ?? null,
+    exchange_rate: details.exchange_rate ?? null,
+    quote_id: uuid(details.quote_id),
+    related_payment_id: uuid(details.related_payment_id),
+    expires_at: details.expires_at ?? null,
     completed_at: row.completed_at,
     failed_at: row.failed_at,
     created_at: row.at,
     updated_at: row.at,
   };
-  return { write, row: created };
-}
-
-const UUID_COLUMNS = new Set<string>(['wallet_id', 'quote_id', 'related_payment_id']);
-
-/** A detail column's value as the table returns it: uuids in lower case, JSON in jsonb's key order. */
-function storedValue(column: string, sent: unknown): unknown {
-  if (sent === null) return null;
-  if (JSON_COLUMNS.has(column)) return jsonbOrdered(JSON.parse(sent as string));
-  if (UUID_COLUMNS.has(column)) return (sent as string).toLowerCase();
-  return sent;
 }
 
 /** A JSON value with its objects' keys in jsonb's order: shorter keys first, then byte by byte. */
@@ -157,13 +183,22 @@ export function jsonbOrdered(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(jsonbOrdered);
   if (value === null || typeof value !== 'object') return value;
   const keys = Object.keys(value).sort(jsonbKeyOrder);
-  return Object.fromEntries(keys.map((key) => [key, jsonbOrdered((value as Record<string, unknown>)[key])]));
+  const ordered: Record<string, unknown> = {};
+  for (const key of keys) {
+    // defineProperty: a key named __proto__ is a key like any other, as JSON.parse makes it.
+    Object.defineProperty(ordered, key, {
+      value: jsonbOrdered((value as Record<string, unknown>)[key]),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return ordered;
 }
 
 function jsonbKeyOrder(a: string, b: string): number {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length - right.length || Buffer.compare(left, right);
+  const byLength = Buffer.byteLength(a) - Buffer.byteLength(b);
+  return byLength || Buffer.compare(Buffer.from(a), Buffer.from(b));
 }
 
 export async function findPaymentRow(
