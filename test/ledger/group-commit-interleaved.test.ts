@@ -11,40 +11,25 @@ import { GroupCommit, isInterleaved, isolate } from '../../src/db/group-commit.t
 import type { Database, Tx } from '../../src/db/types.ts';
 import { AppError } from '../../src/platform/errors.ts';
 import { createTestDatabase } from '../support/database.ts';
+import {
+  createProbe,
+  tags as probeTags,
+  transactionsOf as probeTransactions,
+  tag,
+} from './group-commit-probe.ts';
 
 let db: Database;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  // A check only COMMIT runs: a row marked 'boom' makes the whole transaction fail at commit.
-  await db.exec(`
-    CREATE TABLE gc_probe (id serial PRIMARY KEY, tag text NOT NULL UNIQUE, xact bigint NOT NULL);
-    CREATE FUNCTION gc_probe_check() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      IF NEW.tag LIKE '%boom%' THEN RAISE EXCEPTION 'refused at commit'; END IF;
-      RETURN NULL;
-    END $$;
-    CREATE CONSTRAINT TRIGGER gc_probe_at_commit AFTER INSERT ON gc_probe
-      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION gc_probe_check();`);
+  await createProbe(db);
 });
 afterAll(() => db.close());
 
 const interleave = { interleave: true };
 
-// txid_current() is the top transaction's id, also inside a savepoint.
-const tag = (tx: Tx, value: string) =>
-  tx.query('INSERT INTO gc_probe (tag, xact) VALUES ($1, txid_current())', [value]);
-const tags = async (prefix: string) =>
-  (
-    await db.query<{ tag: string }>('SELECT tag FROM gc_probe WHERE tag LIKE $1 ORDER BY tag', [`${prefix}%`])
-  ).rows.map((row) => row.tag);
-/** Transactions that wrote the probe rows. */
-const transactionsOf = async (prefix: string) =>
-  (
-    await db.query<{ n: number }>('SELECT count(DISTINCT xact)::int AS n FROM gc_probe WHERE tag LIKE $1', [
-      `${prefix}%`,
-    ])
-  ).rows[0]!.n;
+const tags = (prefix: string) => probeTags(db, prefix);
+const transactionsOf = (prefix: string) => probeTransactions(db, prefix);
 
 /**
  * A meeting point for `n` functions: each waits there until all `n` have arrived, or fails after
