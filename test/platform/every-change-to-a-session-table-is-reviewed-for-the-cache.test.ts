@@ -16,7 +16,10 @@ const SRC = path.resolve(import.meta.dirname, '../../src');
 const REVIEWED: [write: string, why: string][] = [
   ['modules/owner/repo.ts: UPDATE sessions SET revoked_at', 'logout calls credentialsChanged'],
   ['modules/owner/repo.ts: UPDATE users SET totp_enabled', 'enableTwoFactor calls credentialsChanged'],
-  ['modules/owner/repo.ts: UPDATE users SET totp_secret_enc', 'not cached: 2FA code checks read the user'],
+  [
+    'modules/owner/repo.ts: UPDATE users SET totp_secret_enc',
+    'not cached: 2FA code checks read the user; refused once 2FA is on',
+  ],
   ['modules/owner/repo.ts: UPDATE users SET totp_last_step', 'not cached: 2FA code checks read the user'],
   ['modules/workspace/repo.ts: UPDATE workspaces SET default_party_id', 'not part of authentication'],
   [

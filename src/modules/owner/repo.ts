@@ -58,8 +58,20 @@ export async function revokeSession(q: Queryable, sessionId: string): Promise<bo
   return rows.length === 1;
 }
 
-export async function setTotpSecret(q: Queryable, userId: string, sealed: string): Promise<void> {
-  await q.query('UPDATE users SET totp_secret_enc = $2 WHERE id = $1', [userId, sealed]);
+/** Stores a new TOTP secret unless 2FA is on (false then): an enabled secret is never replaced. */
+export async function setTotpSecret(q: Queryable, userId: string, sealed: string): Promise<boolean> {
+  const { rows } = await q.query(
+    'UPDATE users SET totp_secret_enc = $2 WHERE id = $1 AND NOT totp_enabled RETURNING id',
+    [userId, sealed],
+  );
+  return rows.length === 1;
+}
+
+export async function totpEnabled(q: Queryable, userId: string): Promise<boolean> {
+  const { rows } = await q.query<{ totp_enabled: boolean }>('SELECT totp_enabled FROM users WHERE id = $1', [
+    userId,
+  ]);
+  return rows[0]?.totp_enabled === true;
 }
 
 /**

@@ -145,10 +145,21 @@ export async function logout(deps: Deps, session: SessionUser): Promise<void> {
 }
 
 export async function setupTwoFactor(deps: Deps, session: SessionUser) {
-  if (session.totpEnabled) throw new AppError('conflict', 'Two-factor authentication is already on.');
+  const alreadyOn = () => new AppError('conflict', 'Two-factor authentication is already on.');
+  if (session.totpEnabled) throw alreadyOn();
   const secret = newTotpSecret();
-  await repo.setTotpSecret(deps.db, session.userId, deps.sealer.seal(secret));
+  // The session is cached per process and may predate a 2FA turned on elsewhere: the row decides, or
+  // a stolen session could swap the owner's authenticator for its own.
+  if (!(await repo.setTotpSecret(deps.db, session.userId, deps.sealer.seal(secret)))) throw alreadyOn();
   return { secret, otpauth_url: totpUri(secret, session.email) };
+}
+
+/**
+ * Whether the user has 2FA on, read from the user row: for a decision a cached session's flag must
+ * not make alone (it may predate a 2FA turned on through another process).
+ */
+export function twoFactorIsOn(deps: Deps, userId: string): Promise<boolean> {
+  return repo.totpEnabled(deps.db, userId);
 }
 
 export async function enableTwoFactor(deps: Deps, session: SessionUser, otpCode: string) {

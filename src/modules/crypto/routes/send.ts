@@ -6,7 +6,7 @@ import { AppError } from '../../../platform/errors.ts';
 import { answerIsStored } from '../../../platform/idempotency.ts';
 import { contextOf } from '../../../platform/request-context.ts';
 import { type App, EnvParams, respond } from '../../../platform/schema.ts';
-import { requireOtp } from '../../owner/service.ts';
+import { requireOtp, twoFactorIsOn } from '../../owner/service.ts';
 import { PAYMENT_EXAMPLE, Payment } from '../../payments/schemas.ts';
 import { OtpHeaders, SendBody } from '../schemas.ts';
 import { sendCrypto } from '../send.ts';
@@ -86,7 +86,9 @@ const SEND_OTP = { field: 'headers.x-otp-code', name: 'X-OTP-Code' };
  */
 async function checkSendOtp(app: App, deps: Deps, request: FastifyRequest): Promise<void> {
   const caller = request.caller;
-  if (caller?.type !== 'session' || !caller.twoFactor || !caller.userId) return;
+  if (caller?.type !== 'session' || !caller.userId) return;
+  // The session is cached per process and may predate a 2FA turned on elsewhere: "off" is read again.
+  if (!caller.twoFactor && !(await twoFactorIsOn(deps, caller.userId))) return;
   // A re-send of a send that went through is answered from its key: its code was spent by the first.
   if (await answerIsStored(deps, request)) return;
   const code = request.headers['x-otp-code'];
