@@ -8,6 +8,8 @@ import { totpCode } from '../../src/platform/totp.ts';
 import { startTestApp, type TestContext } from '../support/app.ts';
 import { type Owner, PASSWORD, signupOwner } from '../support/fixtures.ts';
 
+/** RFC 6238's time step. */
+const STEP_MS = 30_000;
 let ctx: TestContext;
 let owner: Owner;
 let secret: string;
@@ -24,6 +26,9 @@ const sessions = async () =>
 
 beforeAll(async () => {
   ctx = await startTestApp();
+  // The clock runs with real time: start a second into a 30 s step, so the step that turns 2FA on is
+  // still the step of the first login (one ending between them would make a fresh code, not a spent one).
+  ctx.clock.advance(STEP_MS - (ctx.clock.now().getTime() % STEP_MS) + 1000);
   owner = await signupOwner(ctx.app, 'Uma Vez');
   const auth = { authorization: `Bearer ${owner.sessionToken}` };
   const setup = await ctx.app.inject({ method: 'POST', url: '/v1/auth/2fa/setup', headers: auth });
