@@ -99,7 +99,15 @@ export async function simulateOutcome(
   await deps.providers.sandbox.pix.forceOutcome(id, outcome, reason);
   if (row.status === 'created') await pixTransfers.send(deps, job);
   else await pixTransfers.poll(deps, job);
-  return getPayment(deps.db, ctx, { id });
+  const settled = await getPayment(deps.db, ctx, { id });
+  // The PSP had settled it the other way before the outcome could be forced (its own rule, read by
+  // the worker's poll meanwhile): that outcome stands, and asking for this one is refused, as it
+  // would be on any later ask, rather than answered 200 with a payment that did the opposite.
+  const final = settled.status === 'completed' || settled.status === 'failed';
+  if (final && settled.status !== outcome) {
+    throw new AppError('invalid_state', `A ${settled.status} payment cannot be settled again.`);
+  }
+  return settled;
 }
 
 export async function simulateExpire(ctx: Ctx, input: { id: string }, write: Write) {
