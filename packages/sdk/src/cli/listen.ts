@@ -134,15 +134,17 @@ export async function listen(args: string[]): Promise<number> {
   while (forwarded < options.maxEvents) {
     const events = await poll(client, after);
     for (const event of events) {
-      if (!options.types || options.types.has(event.type)) {
-        const result = await forward(options.url, session.secret, event);
+      const wanted = !options.types || options.types.has(event.type);
+      const result = wanted ? await forward(options.url, session.secret, event) : undefined;
+      after = event.id;
+      // Saved after each event and before it is reported: a listener killed at any point resumes after
+      // what it sent (or, killed between sending and saving, sends that one again: at least once, as
+      // deliveries are), and one killed after the report never sends that event again.
+      save();
+      if (result !== undefined) {
         console.log(describe(event, result, options.print));
         forwarded++;
       }
-      after = event.id;
-      // Saved after each event: a listener killed at any point resumes after what it sent (or, killed
-      // between sending and saving, sends that one again: at least once, as deliveries are).
-      save();
       if (forwarded >= options.maxEvents) break;
     }
   }
