@@ -35,6 +35,8 @@ import {
   type Database,
   dropCommitHooksSince,
   isRetryable,
+  requestScope,
+  rootOf,
   type Tx,
 } from './types.ts';
 
@@ -85,7 +87,7 @@ class InterleavingFailed extends Error {}
 
 /** Whether this transaction runs requests side by side without savepoints (an interleaved attempt). */
 export function isInterleaved(tx: Tx): boolean {
-  return interleaving.has(tx);
+  return interleaving.has(rootOf(tx));
 }
 
 /**
@@ -94,7 +96,7 @@ export function isInterleaved(tx: Tx): boolean {
  * inside an interleaved attempt it ends the attempt, and the batch runs again with savepoints.
  */
 export function isolate(tx: Tx): void {
-  if (interleaving.has(tx)) throw new InterleavingFailed('this request needs a savepoint of its own');
+  if (isInterleaved(tx)) throw new InterleavingFailed('this request needs a savepoint of its own');
 }
 
 interface Pending {
@@ -288,6 +290,17 @@ function stepsOf(batch: Pending[]): Step[] {
   return steps;
 }
 
+/**
+ * A request's function on its own scope of the batch's transaction: the writes it holds are joined
+ * with its own alone and sent once it is done; a request that failed sends none of them.
+ */
+async function runScoped(tx: Tx, item: Pending): Promise<unknown> {
+  const scope = requestScope(tx);
+  const value = await item.fn(scope.tx);
+  scope.flush();
+  return value;
+}
+
 /** One request inside its own savepoint: a refusal or an error rolls back this request alone. */
 async function runInSavepoint(tx: Tx, carried: string, item: Pending): Promise<StepDone> {
   // Not awaited here: it goes ahead of the request's first statement on the same connection.
@@ -295,7 +308,7 @@ async function runInSavepoint(tx: Tx, carried: string, item: Pending): Promise<S
   opened.catch(() => {});
   const hooks = commitHooksMark(tx);
   try {
-    const value = await item.fn(tx);
+    const value = await runScoped(tx, item);
     await tx.settle();
     await opened;
     return { outcomes: [{ ok: true, value }], closing: 'RELEASE SAVEPOINT gc; ' };
@@ -321,7 +334,7 @@ async function runInterleaved(tx: Tx, carried: string, items: Pending[]): Promis
   interleaving.add(tx);
   // async: a function that throws before returning a promise is refused like one that rejects, once
   // every other request has stopped sending, never by leaving the attempt while they still write.
-  const settled = await Promise.allSettled(items.map(async (item) => item.fn(tx)));
+  const settled = await Promise.allSettled(items.map(async (item) => runScoped(tx, item)));
   const flushed = await tx.settle().then(
     () => undefined,
     (error: unknown) => error ?? new Error('a later() write failed'),
@@ -346,7 +359,7 @@ async function runInterleaved(tx: Tx, carried: string, items: Pending[]): Promis
 async function runSideBySide(tx: Tx, carried: string, items: Pending[]): Promise<StepDone> {
   // They share one lock timeout: theirs, never the previous request's SET LOCAL.
   await tx.exec(`${carried}SET LOCAL lock_timeout = ${items[0]!.lockTimeoutMs}`);
-  const settled = await Promise.allSettled(items.map(async (item) => item.fn(tx)));
+  const settled = await Promise.allSettled(items.map(async (item) => runScoped(tx, item)));
   await tx.settle();
   const outcomes = settled.map((outcome): Outcome => {
     if (outcome.status === 'fulfilled') return { ok: true, value: outcome.value };

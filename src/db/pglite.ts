@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import type { Database, QueryResult, Row, Tx } from './types.ts';
-import { causeOf, committed, laterWrites, toDriverParams } from './types.ts';
+import { causeOf, committed, toDriverParams, transactionHandle } from './types.ts';
 
 const parsers = { 20: (value: string) => BigInt(value) };
 
@@ -27,14 +27,12 @@ export function wrapPglite(raw: PGlite): Database & { raw: PGlite } {
     async transaction<T>(fn: (tx: Tx) => Promise<T>) {
       let tx: Tx | undefined;
       const result = await raw.transaction(async (inner) => {
-        const open: Tx = {
-          inTransaction: true,
+        const open: Tx = transactionHandle({
           query: <R = Row>(text: string, params?: readonly unknown[]) => run<R>(inner, text, params),
-          ...laterWrites((text, params) => run(inner, text, params)),
           exec: async (sql: string) => {
             await inner.exec(sql);
           },
-        };
+        });
         tx = open;
         const value = await fn(open).catch(async (error: unknown) => {
           throw await causeOf(open, error);

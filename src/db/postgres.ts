@@ -7,12 +7,12 @@ import {
   isRetryable,
   isStalePlan,
   type ListenEvent,
-  laterWrites,
   type QueryResult,
   type Row,
   type TransactionOptions,
   type Tx,
   toDriverParams,
+  transactionHandle,
 } from './types.ts';
 
 pg.types.setTypeParser(20, (value) => BigInt(value));
@@ -161,14 +161,12 @@ async function leaseClient(pool: pg.Pool) {
     lost ??= error;
   };
   client.on('error', onError);
-  const tx: Tx = {
-    inTransaction: true,
+  const tx: Tx = transactionHandle({
     query: <R = Row>(text: string, params?: readonly unknown[]) => run<R>(client, text, params),
-    ...laterWrites((text, params) => run(client, text, params)),
     exec: async (sql: string) => {
       await client.query(sql);
     },
-  };
+  });
   return {
     client,
     tx,

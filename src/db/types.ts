@@ -21,29 +21,75 @@ export interface Tx extends Queryable {
    * the transaction's error before COMMIT, so it commits exactly with the rest.
    */
   later(text: string, params?: readonly unknown[]): void;
+  /**
+   * Keeps writes that add rows nothing reads before COMMIT (a payment's row and its event, the
+   * Idempotency-Key's record) until this handle sends its next statement or settles, and sends them
+   * then as one statement, each a CTE of it: one round trip and one statement for all of them. A held
+   * write is a later() write sent late; its error surfaces the same way.
+   */
+  hold(...writes: CarriedWrite[]): void;
   /** Waits for every later() write sent so far; throws the first one's error. */
   settle(): Promise<void>;
 }
 
 /**
- * A write not sent yet, for another module's statement to carry: a plain INSERT, UPDATE or DELETE
- * (no WITH, no RETURNING) numbered from $1, which the carrier runs as a CTE of its own statement.
+ * A write not sent yet, for hold() to join with others: a plain INSERT, UPDATE or DELETE (no WITH, no
+ * RETURNING) numbered from $1, with no `$` in its literals, that changes no row another write of the
+ * same statement changes (the CTEs of one statement see one snapshot, not each other's rows).
  */
 export interface CarriedWrite {
   text: string;
   params: readonly unknown[];
 }
 
-/** later() and settle() over a driver's query function. */
-export function laterWrites(run: (text: string, params?: readonly unknown[]) => Promise<unknown>) {
-  let pending: Promise<unknown>[] = [];
+/** Writes as one statement: every one but the last a CTE, each one's parameters after the previous one's. */
+export function joinWrites(writes: readonly CarriedWrite[]): CarriedWrite {
+  if (writes.length === 1) return writes[0]!;
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  for (const write of writes) {
+    const shift = params.length;
+    parts.push(shift === 0 ? write.text : write.text.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + shift}`));
+    params.push(...write.params);
+  }
+  const last = parts.pop()!;
+  return { text: `WITH ${parts.map((part, i) => `w${i} AS (${part})`).join(', ')} ${last}`, params };
+}
+
+/** hold() over a way to send a statement; flush() sends what is held, joined, and holds nothing. */
+function heldWrites(send: (text: string, params: readonly unknown[]) => void) {
+  let held: CarriedWrite[] = [];
   return {
+    hold(...writes: CarriedWrite[]): void {
+      held.push(...writes);
+    },
+    flush(): void {
+      if (held.length === 0) return;
+      const joined = joinWrites(held);
+      held = [];
+      send(joined.text, joined.params);
+    },
+  };
+}
+
+/** later(), hold() and settle() over a driver's query function; flush() sends what is held. */
+function laterWrites(run: (text: string, params?: readonly unknown[]) => Promise<unknown>) {
+  let pending: Promise<unknown>[] = [];
+  const send = (text: string, params?: readonly unknown[]) => {
+    const sent = run(text, params);
+    sent.catch(() => {}); // read by settle(); never an unhandled rejection meanwhile
+    pending.push(sent);
+  };
+  const { hold, flush } = heldWrites(send);
+  return {
+    flush,
+    hold,
     later(text: string, params?: readonly unknown[]): void {
-      const sent = run(text, params);
-      sent.catch(() => {}); // read by settle(); never an unhandled rejection meanwhile
-      pending.push(sent);
+      flush();
+      send(text, params);
     },
     async settle(): Promise<void> {
+      flush();
       const waiting = pending;
       pending = [];
       const outcomes = await Promise.allSettled(waiting);
@@ -51,6 +97,66 @@ export function laterWrites(run: (text: string, params?: readonly unknown[]) => 
       if (failed) throw (failed as PromiseRejectedResult).reason;
     },
   };
+}
+
+/** A transaction's handle over its driver: every statement sends what hold() kept first, in order. */
+export function transactionHandle(driver: {
+  query<R>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
+  exec(sql: string): Promise<void>;
+}): Tx {
+  const writes = laterWrites((text, params) => driver.query(text, params));
+  return {
+    inTransaction: true,
+    query<R = Row>(text: string, params?: readonly unknown[]) {
+      writes.flush();
+      return driver.query<R>(text, params);
+    },
+    exec(sql: string) {
+      writes.flush();
+      return driver.exec(sql);
+    },
+    later: writes.later,
+    hold: writes.hold,
+    settle: writes.settle,
+  };
+}
+
+const ROOT = Symbol('the transaction a request scope is of');
+
+/** The transaction itself, for a request's scope of it (commit hooks and batch state live there). */
+export function rootOf(tx: Tx): Tx {
+  return (tx as Tx & { [ROOT]?: Tx })[ROOT] ?? tx;
+}
+
+/**
+ * One request's handle on a transaction other requests share (a group-commit batch): what it holds
+ * is joined with its own writes only, never with another request's, so the statements it sends are
+ * the same whatever runs beside it. `flush` sends what it still holds once the request is done.
+ */
+export function requestScope(tx: Tx): { tx: Tx; flush: () => void } {
+  const { hold, flush } = heldWrites((text, params) => tx.later(text, params));
+  const scoped: Tx & { [ROOT]: Tx } = {
+    [ROOT]: rootOf(tx),
+    inTransaction: true,
+    query<R = Row>(text: string, params?: readonly unknown[]) {
+      flush();
+      return tx.query<R>(text, params);
+    },
+    exec(sql: string) {
+      flush();
+      return tx.exec(sql);
+    },
+    later(text: string, params?: readonly unknown[]) {
+      flush();
+      tx.later(text, params);
+    },
+    hold,
+    async settle() {
+      flush();
+      await tx.settle();
+    },
+  };
+  return { tx: scoped, flush };
 }
 
 /**
@@ -95,19 +201,20 @@ const onCommit = new WeakMap<Tx, (() => void)[]>();
 
 /** Runs `fn` once `tx` has committed, never if it rolls back (metrics must not count what did not happen). */
 export function afterCommit(tx: Tx, fn: () => void): void {
-  const pending = onCommit.get(tx);
+  const root = rootOf(tx);
+  const pending = onCommit.get(root);
   if (pending) pending.push(fn);
-  else onCommit.set(tx, [fn]);
+  else onCommit.set(root, [fn]);
 }
 
 /** How many after-commit hooks `tx` holds: a savepoint's mark, for dropSince when it rolls back. */
 export function commitHooksMark(tx: Tx): number {
-  return onCommit.get(tx)?.length ?? 0;
+  return onCommit.get(rootOf(tx))?.length ?? 0;
 }
 
 /** Forgets the hooks registered since `mark` (their savepoint was rolled back). */
 export function dropCommitHooksSince(tx: Tx, mark: number): void {
-  onCommit.get(tx)?.splice(mark);
+  onCommit.get(rootOf(tx))?.splice(mark);
 }
 
 /**

@@ -61,6 +61,9 @@ function recordingTx(): Tx & { statements: string[] } {
     later: (text: string) => {
       statements.push(text);
     },
+    hold: (...writes: { text: string }[]) => {
+      for (const write of writes) statements.push(write.text);
+    },
     settle: async () => {},
   } as Tx & { statements: string[] };
 }

@@ -103,12 +103,13 @@ export async function runIdempotentWrite<T>(
         // already there (a re-send, or the same key twice in the batch) fails this INSERT (23505),
         // that fails the attempt, and the batch runs again with savepoints, where the claim finds the
         // key and replays its answer.
-        tx.later(
-          `INSERT INTO idempotency_keys
-             (workspace_id, environment, caller, key, request_hash, method, path, money_moving, status_code, response)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 200, $9)`,
-          [...claimed, sealed(response)],
-        );
+        // Held: it joins the statement of the rows the write held (its payment, event, deliveries).
+        tx.hold({
+          text: `INSERT INTO idempotency_keys
+                   (workspace_id, environment, caller, key, request_hash, method, path, money_moving, status_code, response)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 200, $9)`,
+          params: [...claimed, sealed(response)],
+        });
         return { replayed: false as const, response };
       }
       const { inserted, ran } = speculative
@@ -118,11 +119,11 @@ export async function runIdempotentWrite<T>(
         return { replayed: true as const, response: (await storedAnswer(deps, tx, scope, hash)) as T };
       }
       const response = ran ? ran.value : await fn(tx);
-      tx.later(
-        `UPDATE idempotency_keys SET status_code = 200, response = $5
-        WHERE workspace_id = $1 AND environment = $2 AND caller = $3 AND key = $4`,
-        [...scope, sealed(response)],
-      );
+      tx.hold({
+        text: `UPDATE idempotency_keys SET status_code = 200, response = $5
+                WHERE workspace_id = $1 AND environment = $2 AND caller = $3 AND key = $4`,
+        params: [...scope, sealed(response)],
+      });
       return { replayed: false as const, response };
     },
     { lockTimeoutMs: IN_USE_WAIT_MS },

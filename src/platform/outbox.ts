@@ -1,4 +1,4 @@
-import type { CarriedWrite, Tx } from '../db/types.ts';
+import type { Tx } from '../db/types.ts';
 import type { Environment } from './environment.ts';
 import { EVENT_TYPES, type EventType } from './event-types.ts';
 import { newId } from './ids.ts';
@@ -35,9 +35,10 @@ export const jsonSafe = (_key: string, value: unknown) =>
   typeof value === 'bigint' ? value.toString() : value;
 
 /**
- * Writes an event into the outbox and, in the same statement, one pending webhook delivery for
- * every enabled endpoint of the workspace and environment that subscribes to its type. It takes a
- * Tx so that no change can be committed without its event and deliveries, nor they without it.
+ * Writes an event into the outbox and, with it, one pending webhook delivery for every enabled
+ * endpoint of the workspace and environment that subscribes to its type. It takes a Tx so that no
+ * change can be committed without its event and deliveries, nor they without it. Both writes are
+ * held (Tx.hold): they go in one statement with the writes the request held before and after them.
  * This is the only writer of the events table.
  */
 export async function emitEvent(
@@ -48,8 +49,6 @@ export async function emitEvent(
     type: EventType;
     object: unknown;
     at?: Date;
-    /** The write that made the event (a payment's row), sent in the same statement: one round trip. */
-    carrying?: CarriedWrite;
   },
 ): Promise<EmittedEvent> {
   const event: EmittedEvent = {
@@ -60,36 +59,39 @@ export async function emitEvent(
     workspace_id: input.workspaceId,
     data: { object: input.object },
   };
-  const carried = input.carrying;
-  // The event's parameters come after the carried write's, which keeps its own $1… numbering.
-  const shift = carried?.params.length ?? 0;
-  const p = (n: number) => `$${n + shift}`;
-  tx.later(
-    // One statement, both rows: the deliveries take the event's values from the parameters rather
-    // than from the CTE, so every table is named by the one workspace and a distributed database
-    // (Citus) runs the whole statement on that workspace's shard.
-    `WITH ${carried ? `carried AS (${carried.text}), ` : ''}event AS (
-       INSERT INTO events (id, workspace_id, environment, type, payload, created_at)
-       VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)})
-     )
-     INSERT INTO webhook_deliveries
-       (workspace_id, id, environment, endpoint_id, event_id, event_type, url, created_at, next_attempt_at)
-     SELECT e.workspace_id, lastro_uuidv7(), e.environment, e.id, ${p(1)}, ${p(4)}, e.url, ${p(6)}, LEAST(${p(6)}::timestamptz, ${p(7)})
-       FROM webhook_endpoints e
-      WHERE e.workspace_id = ${p(2)} AND e.environment = ${p(3)} AND e.status = 'enabled' AND e.deleted_at IS NULL
-        AND (e.event_types @> '{*}' OR ${p(4)} = ANY (e.event_types))`,
-    [
-      ...(carried?.params ?? []),
-      event.id,
-      input.workspaceId,
-      event.environment,
-      event.type,
-      JSON.stringify(event, jsonSafe),
-      event.created_at,
-      // An event dated ahead of real time (a workspace's sandbox test clock moved forward) is
-      // delivered now, not once real time reaches its date.
-      new Date().toISOString(),
-    ],
+  tx.hold(
+    {
+      text: 'INSERT INTO events (id, workspace_id, environment, type, payload, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+      params: [
+        event.id,
+        input.workspaceId,
+        event.environment,
+        event.type,
+        JSON.stringify(event, jsonSafe),
+        event.created_at,
+      ],
+    },
+    {
+      // The deliveries take the event's values from their parameters rather than from the event's
+      // row, so every table of the statement is named by the one workspace and a distributed
+      // database (Citus) runs it on that workspace's shard.
+      text: `INSERT INTO webhook_deliveries
+               (workspace_id, id, environment, endpoint_id, event_id, event_type, url, created_at, next_attempt_at)
+             SELECT e.workspace_id, lastro_uuidv7(), e.environment, e.id, $1, $4, e.url, $5, LEAST($5::timestamptz, $6)
+               FROM webhook_endpoints e
+              WHERE e.workspace_id = $2 AND e.environment = $3 AND e.status = 'enabled' AND e.deleted_at IS NULL
+                AND (e.event_types @> '{*}' OR $4 = ANY (e.event_types))`,
+      params: [
+        event.id,
+        input.workspaceId,
+        event.environment,
+        event.type,
+        event.created_at,
+        // An event dated ahead of real time (a workspace's sandbox test clock moved forward) is
+        // delivered now, not once real time reaches its date.
+        new Date().toISOString(),
+      ],
+    },
   );
   return event;
 }

@@ -39,6 +39,7 @@ it.skipIf(!onRealPostgres())(
         type: 'payment.failed',
         object: { id: 'p2' },
       });
+      await tx.settle(); // the held rows are inserted now; the transaction stays open
       emitted();
       await gate;
     });

@@ -16,7 +16,7 @@
  * - Views are wire objects (strings for amounts, ISO dates), so a stored idempotent response and an
  *   event payload are exactly what GET returns.
  */
-import { afterCommit, type CarriedWrite, type Queryable, type Tx } from '../../db/types.ts';
+import { afterCommit, type Queryable, type Tx } from '../../db/types.ts';
 import { type Currency, formatAmount } from '../../ledger/currency.ts';
 import type { Caller, Environment } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
@@ -112,12 +112,7 @@ export interface NewPayment extends PaymentDetails {
   fee_minor?: bigint;
 }
 
-async function emitPaymentEvent(
-  tx: Tx,
-  row: PaymentRow,
-  at: Date,
-  carrying?: CarriedWrite,
-): Promise<PaymentView> {
+async function emitPaymentEvent(tx: Tx, row: PaymentRow, at: Date): Promise<PaymentView> {
   const view = paymentView(row);
   afterCommit(tx, () =>
     paymentTransitions.inc({ kind: row.kind, status: row.status, environment: row.environment }),
@@ -128,7 +123,6 @@ async function emitPaymentEvent(
     type: `payment.${row.status}`,
     object: view,
     at,
-    carrying,
   });
   return view;
 }
@@ -174,8 +168,9 @@ export async function createPayment(
       ? details
       : { ...details, counterparty: maskCounterparty(details.counterparty) },
   );
-  // The row travels in its event's statement: one statement for both, committed together.
-  return emitPaymentEvent(tx, row, at, write);
+  // Held, as its event is: the row, the event and its deliveries go as one statement.
+  tx.hold(write);
+  return emitPaymentEvent(tx, row, at);
 }
 
 /**
