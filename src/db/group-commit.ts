@@ -292,12 +292,13 @@ function stepsOf(batch: Pending[]): Step[] {
 
 /**
  * A request's function on its own scope of the batch's transaction: the writes it holds are joined
- * with its own alone and sent once it is done; a request that failed sends none of them.
+ * with its own alone and sent once it is done, its after-commit hooks kept; a request that failed
+ * sends none of them and runs none of its hooks.
  */
 async function runScoped(tx: Tx, item: Pending): Promise<unknown> {
   const scope = requestScope(tx);
   const value = await item.fn(scope.tx);
-  scope.flush();
+  scope.done();
   return value;
 }
 

@@ -78,8 +78,8 @@ describe('Tx.hold', () => {
     first.tx.hold(row('x', 1));
     second.tx.hold(row('y', 1));
     first.tx.hold(log('x'));
-    second.flush();
-    first.flush();
+    second.done();
+    first.done();
     expect(sent).toEqual([
       row('y', 1).text,
       `WITH w0 AS (${row('x', 1).text}) ${log('x').text.replace('$1', '$3')}`,

@@ -123,7 +123,7 @@ export function transactionHandle(driver: {
 
 const ROOT = Symbol('the transaction a request scope is of');
 
-/** The transaction itself, for a request's scope of it (commit hooks and batch state live there). */
+/** The transaction itself, for a request's scope of it (a batch's state is kept there). */
 export function rootOf(tx: Tx): Tx {
   return (tx as Tx & { [ROOT]?: Tx })[ROOT] ?? tx;
 }
@@ -131,9 +131,11 @@ export function rootOf(tx: Tx): Tx {
 /**
  * One request's handle on a transaction other requests share (a group-commit batch): what it holds
  * is joined with its own writes only, never with another request's, so the statements it sends are
- * the same whatever runs beside it. `flush` sends what it still holds once the request is done.
+ * the same whatever runs beside it; its after-commit hooks are its own until it is done. `done` sends
+ * what it still holds and hands its hooks to the transaction: a request that failed calls nothing, so
+ * neither its held writes nor its hooks outlive it.
  */
-export function requestScope(tx: Tx): { tx: Tx; flush: () => void } {
+export function requestScope(tx: Tx): { tx: Tx; done: () => void } {
   const { hold, flush } = heldWrites((text, params) => tx.later(text, params));
   const scoped: Tx & { [ROOT]: Tx } = {
     [ROOT]: rootOf(tx),
@@ -156,7 +158,12 @@ export function requestScope(tx: Tx): { tx: Tx; flush: () => void } {
       await tx.settle();
     },
   };
-  return { tx: scoped, flush };
+  const done = () => {
+    flush();
+    for (const fn of onCommit.get(scoped) ?? []) afterCommit(tx, fn);
+    onCommit.delete(scoped);
+  };
+  return { tx: scoped, done };
 }
 
 /**
@@ -201,20 +208,19 @@ const onCommit = new WeakMap<Tx, (() => void)[]>();
 
 /** Runs `fn` once `tx` has committed, never if it rolls back (metrics must not count what did not happen). */
 export function afterCommit(tx: Tx, fn: () => void): void {
-  const root = rootOf(tx);
-  const pending = onCommit.get(root);
+  const pending = onCommit.get(tx);
   if (pending) pending.push(fn);
-  else onCommit.set(root, [fn]);
+  else onCommit.set(tx, [fn]);
 }
 
 /** How many after-commit hooks `tx` holds: a savepoint's mark, for dropSince when it rolls back. */
 export function commitHooksMark(tx: Tx): number {
-  return onCommit.get(rootOf(tx))?.length ?? 0;
+  return onCommit.get(tx)?.length ?? 0;
 }
 
 /** Forgets the hooks registered since `mark` (their savepoint was rolled back). */
 export function dropCommitHooksSince(tx: Tx, mark: number): void {
-  onCommit.get(rootOf(tx))?.splice(mark);
+  onCommit.get(tx)?.splice(mark);
 }
 
 /**
@@ -270,4 +276,17 @@ export function toDriverParams(params: readonly unknown[] | undefined): unknown[
     if (Array.isArray(value)) return value.map((item) => (typeof item === 'bigint' ? item.toString() : item));
     return value;
   });
+}
+
+/**
+ * Waits for statements sent one behind the other on a transaction's connection (pipelined), all of
+ * them, failed or not, so none is still on its way when the caller moves on; the first one's error,
+ * in the order given, is the error: a later one refused with 25P02 only says an earlier one failed.
+ */
+export async function pipelined<T extends readonly unknown[]>(
+  ...sent: { [K in keyof T]: Promise<T[K]> }
+): Promise<T> {
+  const outcomes = await Promise.allSettled(sent);
+  for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason;
+  return outcomes.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }

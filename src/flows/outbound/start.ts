@@ -3,7 +3,7 @@
  * row, its amount + fee held (available → locked) and its send job, all committed together or not
  * at all.
  */
-import type { Tx } from '../../db/types.ts';
+import { pipelined, type Tx } from '../../db/types.ts';
 import type { Currency } from '../../ledger/currency.ts';
 import { moveKind } from '../../ledger/ledger.ts';
 import type { PaymentView } from '../../modules/payments/schemas.ts';
@@ -30,10 +30,10 @@ export async function start(
   payment: NewPayment & { id: string },
   at: Date,
 ): Promise<PaymentView> {
-  // The payment row and the hold travel together (pipelined: neither reads what the other writes).
-  // Both are waited for, failed or not, so no statement of either is sent after the caller gave up.
-  const [created, held] = await Promise.allSettled([
-    createPayment(tx, payment, { at }),
+  // The hold goes first: its job and its debit are sent at once, and the payment's row and event are
+  // then held until the request ends, to go in one statement with its Idempotency-Key's record. Both
+  // are waited for, failed or not, so no statement of either is sent after the caller gave up.
+  const [, created] = await pipelined(
     hold(
       flow,
       tx,
@@ -48,10 +48,9 @@ export async function start(
       },
       at,
     ),
-  ]);
-  if (created.status === 'rejected') throw created.reason;
-  if (held.status === 'rejected') throw held.reason;
-  return created.value;
+    createPayment(tx, payment, { at }),
+  );
+  return created;
 }
 
 /**
@@ -64,10 +63,9 @@ async function hold(flow: Outbound, tx: Tx, deps: Deps, transfer: HeldTransfer, 
     workspace_id: transfer.workspaceId,
     environment: transfer.environment,
   });
-  await enqueueJob(tx, flow.sendJob, job, at);
-  // The debit comes last: from it to COMMIT the party's balance row is locked, and every other
-  // transfer of that party waits on it, so nothing that could run before it runs after it.
-  await moveKind(tx, {
+  // Both sent before this function first waits (the payment's held rows must not go ahead of them).
+  const queued = enqueueJob(tx, flow.sendJob, job, at);
+  const debited = moveKind(tx, {
     workspaceId: transfer.workspaceId,
     environment: transfer.environment,
     partyId: transfer.partyId,
@@ -79,5 +77,6 @@ async function hold(flow: Outbound, tx: Tx, deps: Deps, transfer: HeldTransfer, 
     referenceId: transfer.paymentId,
     at,
   });
+  await pipelined(queued, debited);
   deps.providers.require(flow.rail.provider, transfer.environment);
 }

@@ -1,5 +1,5 @@
 /** A charge is paid (net to the party, fee to fee revenue) or expires unpaid. */
-import type { Queryable, Tx } from '../../db/types.ts';
+import { pipelined, type Queryable, type Tx } from '../../db/types.ts';
 import { partyAccount, systemAccount } from '../../ledger/accounts.ts';
 import type { Currency } from '../../ledger/currency.ts';
 import { postDistribution } from '../../ledger/distribution.ts';
@@ -62,7 +62,7 @@ export async function payCharge(
     net,
   });
   const parts = checkout?.parts ?? [{ partyId: row.party_id, amount: net }];
-  await postDistribution(tx, {
+  const distributed = postDistribution(tx, {
     workspaceId: row.workspace_id,
     environment: row.environment,
     referenceType: 'payment',
@@ -78,14 +78,18 @@ export async function payCharge(
       amount: row.fee_minor,
     },
   });
-  // What a party owes of a MED return is paid first from what it just received.
-  for (const part of parts)
-    await recoverPartyDebt(
-      tx,
-      deps,
-      { workspaceId: row.workspace_id, environment: row.environment, partyId: part.partyId },
-      { justCredited: true },
-    );
+  // What a party owes of a MED return is paid first from what it just received; its debts are asked
+  // for right behind the credit, on the same connection.
+  const recovering = (async () => {
+    for (const part of parts)
+      await recoverPartyDebt(
+        tx,
+        deps,
+        { workspaceId: row.workspace_id, environment: row.environment, partyId: part.partyId },
+        { justCredited: distributed },
+      );
+  })();
+  await pipelined(distributed, recovering);
   const e2e = pixEndToEndId ?? (await sandboxReceived(tx, row, at));
   const paid = await transition(tx, scope, row.id, 'completed', { pix_tx_id: e2e }, { at });
   if (checkout) await announceCheckoutPaid(tx, paid, checkout, at);

@@ -230,11 +230,12 @@ export async function recoverPartyDebt(
   deps: Deps,
   scope: Scope & { partyId: string },
   /**
-   * The transaction has just credited the party's available BRL, so it holds the workspace's gate and
-   * that balance row already: the debts are looked at first, and the balance read only when some are
-   * owed (two statements fewer for the usual credit, which owes nothing).
+   * The credit to the party's available BRL this transaction has made, or is still making (its
+   * posting's promise): the transaction holds the workspace's gate, so the debts are asked for at once,
+   * right behind the credit on the connection, and the balance is read only once the credit is in and
+   * something is owed (two statements and a round trip fewer for the usual credit, which owes nothing).
    */
-  options: { justCredited?: boolean } = {},
+  options: { justCredited?: Promise<unknown> } = {},
 ): Promise<bigint> {
   // The gate, then the balance, then the debts (lockBalance takes the gate): the order every writer
   // of the workspace's balances follows, so a credit and the recovery sweep cannot deadlock.
@@ -242,6 +243,7 @@ export async function recoverPartyDebt(
   const held = options.justCredited ? undefined : await lockBalance(tx, available);
   const owed = await lockOwedReturns(tx, scope);
   if (owed.length === 0) return 0n;
+  await options.justCredited; // what is paid down comes out of a balance that has the credit
   // What is owed was read before another request of an interleaved batch may have paid it down.
   isolate(tx);
   const balance = held ?? (await lockBalance(tx, available));

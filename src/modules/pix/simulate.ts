@@ -1,5 +1,5 @@
 /** Sandbox test helpers of the PIX rail: they act as the PSP or the buyer would, through the same code paths. */
-import type { Tx } from '../../db/types.ts';
+import { pipelined, type Tx } from '../../db/types.ts';
 import { partyAccount, systemAccount } from '../../ledger/accounts.ts';
 import { parseAmount } from '../../ledger/currency.ts';
 import { postJournal } from '../../ledger/ledger.ts';
@@ -141,7 +141,7 @@ export async function simulateCashIn(
   const amount = parseAmount(input.amount_minor);
   const partyId = await owningParty(tx, caller, input.party_id);
   const id = newId();
-  await postJournal(tx, {
+  const credited = postJournal(tx, {
     workspaceId: caller.workspaceId,
     environment: caller.environment,
     referenceType: 'payment',
@@ -160,11 +160,15 @@ export async function simulateCashIn(
       },
     ],
   });
-  await recoverPartyDebt(
-    tx,
-    ctx.deps,
-    { workspaceId: caller.workspaceId, environment: caller.environment, partyId },
-    { justCredited: true },
+  // The party's debts are asked for right behind the credit, on the same connection.
+  await pipelined(
+    credited,
+    recoverPartyDebt(
+      tx,
+      ctx.deps,
+      { workspaceId: caller.workspaceId, environment: caller.environment, partyId },
+      { justCredited: credited },
+    ),
   );
   return createPayment(
     tx,
