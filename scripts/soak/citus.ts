@@ -13,6 +13,7 @@ import { withDatabase } from '../../test/support/database-url.ts';
 import type { PrivateCluster } from './postgres.ts';
 
 const run = promisify(execFile);
+const SOAK_SHARD_COUNT = 8;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface SoakCitus extends PrivateCluster {
@@ -51,6 +52,12 @@ export async function openCitusCluster(serverUrl: string, name: string): Promise
   if (workers.length === 0) throw new Error(`${serverUrl} is not a Citus coordinator with workers`);
   await createCitusDatabase(serverUrl, workers, name);
   const url = withDatabase(serverUrl, name);
+  // Fewer shards than the cluster's default: the rebalance still moves shard groups while the
+  // clients write, in a fraction of the time a small CI machine takes to move 32 of each table.
+  await query(
+    withDatabase(serverUrl, 'postgres'),
+    `ALTER DATABASE ${name} SET citus.shard_count = ${SOAK_SHARD_COUNT}`,
+  );
   const coordinatorPort = Number(new URL(serverUrl).port || 5432);
   const [version, cluster] = clusterOn(coordinatorPort);
   const ctl = (action: string, ...args: string[]) =>

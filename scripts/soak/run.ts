@@ -15,6 +15,7 @@ import pg from 'pg';
 import { progressTo } from '../../src/platform/progress.ts';
 import { type GrowReport, openCitusCluster, type SoakCitus } from './citus.ts';
 import { latencyReport, stats, violation } from './client.ts';
+import { type RunClock, runClock } from './clock.ts';
 import { finalChecks } from './final-checks.ts';
 import { runFuzz } from './fuzz.ts';
 import { freePort } from './net.ts';
@@ -71,23 +72,18 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * A plain progress line at each tenth of the run (operations or time, whichever is further), on
  * stderr, until `finished` says the clients are done.
  */
-async function reportTenths(
-  state: () => { issued: number; ops: number; started: number; minutes: number },
-  finished: { now: boolean },
-): Promise<void> {
+async function reportTenths(clock: RunClock, ops: number, finished: { now: boolean }): Promise<void> {
   const task = progressTo(process.stderr).task('soak', 10);
-  const minutesSince = (started: number) => ((Date.now() - started) / 60_000).toFixed(1);
+  const started = Date.now();
+  const minutesSince = () => ((Date.now() - started) / 60_000).toFixed(1);
   let tenth = 1;
   while (!finished.now) {
-    const { issued, ops, started, minutes } = state();
-    const share = Math.max(issued / ops, (Date.now() - started) / (minutes * 60_000));
-    if (tenth <= 10 && share >= tenth / 10) {
-      task.step(`${issued}/${ops} operations, ${minutesSince(started)} min`);
+    if (tenth <= 10 && clock.share() >= tenth / 10) {
+      task.step(`${clock.issued}/${ops} operations, ${minutesSince()} min`);
       tenth++;
     } else await sleep(250);
   }
-  const { issued, started } = state();
-  task.done(`${issued} operations issued in ${minutesSince(started)} min`);
+  task.done(`${clock.issued} operations issued in ${minutesSince()} min`);
 }
 
 async function main() {
@@ -140,19 +136,21 @@ async function main() {
       const missing = RECEIVER_MODES.filter((mode) => !covered.has(mode));
       if (missing.length)
         console.log(`soak: no endpoint is ${missing.join(', ')} (more --tenants or --endpoints)`);
-      const untilMs = started + opts.minutes * 60_000;
+      const clock = runClock(opts.ops, opts.minutes);
       const ctx: OpContext = {
         base: app.base,
         random,
-        untilMs: untilMs + 60_000,
+        // An operation still retries for a minute after the run's end (which a grow pushes back).
+        get untilMs() {
+          return clock.deadlineMs() + 60_000;
+        },
         acked: [],
         confirmed: [],
         dated: { dueCharges: [], subscriptions: [] },
       };
-      let issued = 0;
       const client = async () => {
-        while (issued < opts.ops && Date.now() < untilMs) {
-          issued++;
+        while (clock.share() < 1) {
+          clock.issued++;
           await runOperation(
             ctx,
             tenants[Math.floor(random() * tenants.length)]!,
@@ -171,17 +169,16 @@ async function main() {
             what: random() < 0.5 ? ('api' as const) : ('worker' as const),
           })),
         ].sort((a, b) => a.at - b.at);
-        // Progress is how far the run is in operations or in time, whichever is further.
-        const progress = () => Math.max(issued / opts.ops, (Date.now() - started) / (opts.minutes * 60_000));
         for (const step of plan) {
-          while (progress() < step.at) await sleep(50);
-          if (issued >= opts.ops || Date.now() >= untilMs) return;
+          while (clock.share() < step.at) await sleep(50);
+          if (clock.share() >= 1) return;
           if (step.what === 'api' || step.what === 'worker') {
             if (await app.kill(step.what)) counts.kills++;
             await sleep(random() * 1000);
             app.start(step.what);
           } else if (step.what === 'grow') {
-            counts.grown = await growWhileWriting(cluster as SoakCitus, opts.grow!);
+            // The clients write all through the rebalance; its time is not the run's.
+            counts.grown = await clock.paused(() => growWhileWriting(cluster as SoakCitus, opts.grow!));
           } else {
             await probeWhileDown(app.base, cluster, step.what);
             counts.restarts++;
@@ -189,10 +186,7 @@ async function main() {
         }
       };
       const finished = { now: false };
-      const reporting = reportTenths(
-        () => ({ issued, ops: opts.ops, started, minutes: opts.minutes }),
-        finished,
-      );
+      const reporting = reportTenths(clock, opts.ops, finished);
       await Promise.all([chaos(), ...Array.from({ length: opts.clients }, client)]);
       finished.now = true;
       await reporting;
