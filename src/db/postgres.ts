@@ -151,6 +151,28 @@ async function attemptTransaction<T>(
   }
 }
 
+/**
+ * A transaction's statements issued in one tick (a batch's requests side by side, a request's
+ * pipelined pair) leave in one socket write: pg writes each statement on its own otherwise, and
+ * every write is a system call here and a wake-up of the backend there.
+ */
+function coalesceWrites(client: pg.PoolClient): void {
+  const stream = (client as unknown as { connection?: { stream?: CorkableStream } }).connection?.stream;
+  if (stream === undefined || typeof stream.cork !== 'function' || corked.has(stream)) return;
+  corked.add(stream);
+  stream.cork();
+  process.nextTick(() => {
+    corked.delete(stream);
+    stream.uncork();
+  });
+}
+
+interface CorkableStream {
+  cork(): void;
+  uncork(): void;
+}
+const corked = new WeakSet<CorkableStream>();
+
 /** A client checked out for one transaction, and the transaction's handle on it. */
 async function leaseClient(pool: pg.Pool) {
   const client = await pool.connect();
@@ -162,8 +184,12 @@ async function leaseClient(pool: pg.Pool) {
   };
   client.on('error', onError);
   const tx: Tx = transactionHandle({
-    query: <R = Row>(text: string, params?: readonly unknown[]) => run<R>(client, text, params),
+    query: <R = Row>(text: string, params?: readonly unknown[]) => {
+      coalesceWrites(client);
+      return run<R>(client, text, params);
+    },
     exec: async (sql: string) => {
+      coalesceWrites(client);
       await client.query(sql);
     },
   });
