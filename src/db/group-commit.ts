@@ -12,7 +12,12 @@
  * - A request refused with a deadlock or serialization failure goes back to the queue (3 tries), as
  *   db.transaction retries it.
  * - Lanes are chosen by key (a workspace): one merchant's writes always meet in one lane, so its hot
- *   balance row is locked once per batch, and batches of one lane never wait on each other's locks.
+ *   balance row is locked once per batch.
+ * - On PostgreSQL a lane's next batch starts as soon as the previous one has sent every statement and
+ *   only its COMMIT is left. Its first command takes its workspaces' gates, so it queues there, in the
+ *   database, behind the committing batch of the same merchant, and its statements run the moment
+ *   that COMMIT is done instead of a round trip later. The committing batch takes no lock any more, so
+ *   the two cannot deadlock.
  *
  * The savepoint commands are not awaited before the request's own statements: on a pipelining pool
  * they travel with the request's first statement, so a request in a batch costs its own round trips
@@ -136,6 +141,8 @@ export class GroupCommit {
   private readonly maxWaitMs: number;
   private readonly now: () => number;
   private readonly prelude?: (keys: readonly string[]) => string;
+  /** Whether a lane's next batch may start while the previous one commits. */
+  private readonly overlaps: boolean;
 
   constructor(
     private readonly db: Database,
@@ -150,6 +157,8 @@ export class GroupCommit {
     this.maxWaitMs = Math.max(1, options.maxWaitMs ?? 10_000);
     this.now = options.now ?? Date.now;
     this.prelude = options.prelude;
+    // PGlite runs one transaction at a time: a batch started early would only wait for the lock.
+    this.overlaps = db.kind === 'postgres' && options.prelude !== undefined;
   }
 
   /** Runs fn in the next batch of key's lane; resolves once that batch has committed. */
@@ -197,20 +206,33 @@ export class GroupCommit {
     this.running[lane] = true;
     const batch = queue.splice(0, this.maxBatch);
     for (const item of batch) clearTimeout(item.timer);
-    void this.commit(lane, batch)
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.running[lane] = false;
+      this.drain(lane);
+    };
+    void this.commit(lane, batch, this.overlaps ? release : () => {})
       .catch((error) => {
         for (const item of batch) item.reject(error);
       })
-      .finally(() => {
-        this.running[lane] = false;
-        this.drain(lane);
-      });
+      .finally(release);
   }
 
-  private async commit(lane: number, batch: Pending[]): Promise<void> {
+  /**
+   * Runs the batch; `committing` is called once every statement of it is done and only its COMMIT
+   * is left, so the lane's next batch can start meanwhile (PostgreSQL; see the class comment).
+   */
+  private async commit(lane: number, batch: Pending[], committing: () => void): Promise<void> {
     const outcomes =
-      (await this.tryInterleaved(lane, batch)) ??
-      (await this.db.transaction((tx) => this.runBatch(tx, batch), { retries: 0 }));
+      (await this.tryInterleaved(lane, batch, committing)) ??
+      (await this.db.transaction(
+        async (tx) => readyToCommit(tx, await this.runBatch(tx, batch), committing),
+        {
+          retries: 0,
+        },
+      ));
     batch.forEach((item, i) => {
       const outcome = outcomes[i]!;
       // Back at the head of its lane: it runs in the next batch, after this one released its locks.
@@ -225,7 +247,11 @@ export class GroupCommit {
    * of its requests failed (the attempt is rolled back then). A failure of BEGIN or COMMIT is the
    * batch's, as in runBatch: a COMMIT whose outcome is unknown must never be run again.
    */
-  private async tryInterleaved(lane: number, batch: Pending[]): Promise<Outcome[] | undefined> {
+  private async tryInterleaved(
+    lane: number,
+    batch: Pending[],
+    committing: () => void,
+  ): Promise<Outcome[] | undefined> {
     if (this.isolatedFor[lane]! > 0) {
       this.isolatedFor[lane]!--;
       return undefined;
@@ -233,9 +259,10 @@ export class GroupCommit {
     const timeout = batch[0]!.lockTimeoutMs;
     if (!batch.every((item) => item.interleave && item.lockTimeoutMs === timeout)) return undefined;
     try {
-      return await this.db.transaction((tx) => runInterleaved(tx, this.opening(batch), batch), {
-        retries: 0,
-      });
+      return await this.db.transaction(
+        async (tx) => readyToCommit(tx, await runInterleaved(tx, this.opening(batch), batch), committing),
+        { retries: 0 },
+      );
     } catch (error) {
       if (!(error instanceof InterleavingFailed)) throw error;
       this.isolatedFor[lane] = ISOLATED_AFTER_FAILURE;
@@ -264,6 +291,16 @@ export class GroupCommit {
     }
     return outcomes;
   }
+}
+
+/**
+ * The batch's statements are all done, its held writes sent: only COMMIT is left. Past this point the
+ * batch takes no lock, so a next batch of its lane that queues on its gates cannot deadlock with it.
+ */
+async function readyToCommit<T>(tx: Tx, outcomes: T, committing: () => void): Promise<T> {
+  await tx.settle();
+  committing();
+  return outcomes;
 }
 
 interface Step {

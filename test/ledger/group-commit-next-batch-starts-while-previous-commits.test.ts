@@ -1,0 +1,74 @@
+/**
+ * One merchant's batches ran one after another: the next took its requests only once the previous
+ * COMMIT had returned, so the lane sat idle for that round trip. On PostgreSQL it now starts once
+ * the previous batch has sent everything but its COMMIT, queues at the merchant's gate in the
+ * database, and commits after it.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/types.ts';
+import { workspaceGroupCommit } from '../../src/ledger/gate.ts';
+import { createTestDatabase, onRealPostgres } from '../support/database.ts';
+
+const settledWithin = (promise: Promise<unknown>, ms: number) =>
+  Promise.race([promise.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), ms))]);
+
+async function until(condition: () => boolean, ms: number): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; ) {
+    if (condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return condition();
+}
+
+describe.runIf(onRealPostgres())("a merchant's group-commit lane", () => {
+  let real: Database;
+  beforeAll(async () => {
+    real = await createTestDatabase();
+    await real.exec(
+      'CREATE TABLE writes (n int PRIMARY KEY, at timestamptz NOT NULL DEFAULT clock_timestamp())',
+    );
+  });
+  afterAll(() => real?.close());
+
+  it('starts its next batch while the previous one commits, and commits it after', async () => {
+    let releaseCommit!: () => void;
+    const commitHeld = new Promise<void>((resolve) => {
+      releaseCommit = resolve;
+    });
+    const held = { first: true };
+    // The first transaction's COMMIT waits for the test, once its function has returned.
+    const db: Database = {
+      ...real,
+      transaction: (fn, options) =>
+        real.transaction(async (tx) => {
+          const value = await fn(tx);
+          if (held.first) {
+            held.first = false;
+            await commitHeld;
+          }
+          return value;
+        }, options),
+    };
+    const lane = workspaceGroupCommit(db, { lanes: 1 });
+    const workspace = randomUUID();
+    let firstDone = false;
+    const first = lane.run(workspace, async (tx) => {
+      await tx.query('INSERT INTO writes (n) VALUES (1)');
+      firstDone = true;
+    });
+    expect(await until(() => firstDone, 5_000)).toBe(true);
+    let secondStarted = false;
+    const second = lane.run(workspace, async (tx) => {
+      secondStarted = true;
+      await tx.query('INSERT INTO writes (n) VALUES (2)');
+    });
+    expect(await until(() => secondStarted, 2_000)).toBe(true);
+    // It waits at the merchant's gate, in the database, for the first batch's COMMIT.
+    expect(await settledWithin(second, 300)).toBe(false);
+    releaseCommit();
+    await Promise.all([first, second]);
+    const { rows } = await real.query<{ n: number }>('SELECT n FROM writes ORDER BY at');
+    expect(rows.map((row) => row.n)).toEqual([1, 2]);
+  });
+});
