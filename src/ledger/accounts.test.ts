@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { accountId, accountKey, SYSTEM_KINDS, type SystemAccount, systemAccount } from './accounts.ts';
+import {
+  accountId,
+  accountIdOfKey,
+  accountKey,
+  SYSTEM_KINDS,
+  type SystemAccount,
+  systemAccount,
+} from './accounts.ts';
 import { CURRENCY_CODES } from './currency.ts';
 
 const system = fc.record({
@@ -47,5 +54,27 @@ describe('system accounts are per workspace', () => {
     expect(accountKey(systemAccount.fxInventory(ws, 'sandbox', 'USDC'))).toBe(
       `system|${ws}|sandbox|fx_inventory|USDC|`,
     );
+  });
+});
+
+describe('an account key', () => {
+  it('always names the same id, asked once or many times, however many keys came between', () => {
+    const first = new Map<string, string>();
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ minLength: 1, maxLength: 40 }), { minLength: 1, maxLength: 50 }),
+        (keys) => {
+          for (const key of keys) {
+            const id = accountIdOfKey(key);
+            expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+            expect(first.get(key) ?? id).toBe(id);
+            first.set(key, id);
+          }
+        },
+      ),
+      { numRuns: 400 },
+    );
+    // Ids are stored: the derivation itself never changes.
+    expect(accountIdOfKey('sandbox|BRL|merchant')).toBe('2eb5637e-9536-8604-9d10-db4999375401');
   });
 });

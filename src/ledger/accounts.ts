@@ -117,8 +117,21 @@ export const accountKey = (ref: AccountRef): string =>
  */
 export const accountId = (ref: AccountRef): string => accountIdOfKey(accountKey(ref));
 
+/** Ids already derived: a payout asks for the same few accounts' ids on every request. */
+const knownIds = new Map<string, string>();
+const KNOWN_IDS_MAX = 10_000;
+
 /** The id of an account key (also how the shared system accounts of before migration 0006 were named). */
 export function accountIdOfKey(key: string): string {
+  const known = knownIds.get(key);
+  if (known !== undefined) return known;
+  const id = deriveAccountId(key);
+  if (knownIds.size >= KNOWN_IDS_MAX) knownIds.clear();
+  knownIds.set(key, id);
+  return id;
+}
+
+function deriveAccountId(key: string): string {
   const bytes = createHash('sha256').update(key).digest().subarray(0, 16);
   bytes[6] = (bytes[6]! & 0x0f) | 0x80;
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;
