@@ -88,8 +88,14 @@ export async function startAnvil(chainId = 137): Promise<Anvil> {
       throw new Error(`${hash} was not mined`);
     },
     send: (from, to, data) => rpc.call<string>('eth_sendTransaction', [{ from, to, data }]),
-    mint: (token, to, amount) =>
-      anvil.send(dev!, token, `0x40c10f19${word(to.slice(2).toLowerCase())}${word(amount.toString(16))}`),
+    async mint(token, to, amount) {
+      const data = `0x40c10f19${word(to.slice(2).toLowerCase())}${word(amount.toString(16))}`;
+      const hash = await anvil.send(dev!, token, data);
+      // Automine answers before its block exists: blocks mined right after could come first and leave
+      // the transfer shallower than the confirmations the caller then mines (a CI flake on a loaded box).
+      await anvil.receipt(hash);
+      return hash;
+    },
     async tokenBalance(token, holder) {
       const data = `0x70a08231${word(holder.slice(2).toLowerCase())}`;
       return BigInt(await rpc.call<string>('eth_call', [{ to: token, data }, 'latest']));
