@@ -1,14 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, onRealPostgres } from '../../test/support/database.ts';
+import { until } from '../../test/support/until.ts';
 import type { Database, ListenEvent } from './types.ts';
-
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; ) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return check();
-}
 
 describe.runIf(onRealPostgres())('a LISTEN whose connection is killed', () => {
   let db: Database;

@@ -9,17 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/types.ts';
 import { workspaceGroupCommit } from '../../src/ledger/gate.ts';
 import { createTestDatabase, onRealPostgres } from '../support/database.ts';
+import { until } from '../support/until.ts';
 
 const settledWithin = (promise: Promise<unknown>, ms: number) =>
   Promise.race([promise.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), ms))]);
-
-async function until(condition: () => boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; ) {
-    if (condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return condition();
-}
 
 describe.runIf(onRealPostgres())("a merchant's group-commit lane", () => {
   let real: Database;
