@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { freePort } from '../../scripts/soak/net.ts';
 import { spawnCaptured } from '../support/child.ts';
 import { testServerUrl, withDatabase } from '../support/database-url.ts';
 
@@ -35,9 +36,10 @@ afterAll(() => {
 });
 
 describe('lastro serve on the embedded database', () => {
-  const port = 39_000 + (process.pid % 1000);
-
+  // Ports the system has free right now: a fixed range would fall in the ephemeral ports of
+  // connections the other suites open, and a server starting there finds its port taken.
   it('answers /health once migrated, generates a master key, and a second process on the same DATA_DIR exits clearly', async () => {
+    const port = await freePort();
     const first = start(['serve'], { DATA_DIR: dataDir, PORT: String(port) });
     const healthy = await waitFor(
       async () => (await fetch(`http://127.0.0.1:${port}/health`)).status === 200,
@@ -47,7 +49,7 @@ describe('lastro serve on the embedded database', () => {
     expect((await fetch(`http://127.0.0.1:${port}/ready`)).status).toBe(200);
     expect(first.output()).toContain('MASTER_KEY is not set');
 
-    const second = start(['serve'], { DATA_DIR: dataDir, PORT: String(port + 1) });
+    const second = start(['serve'], { DATA_DIR: dataDir, PORT: String(await freePort()) });
     expect(await second.exited).toBe(1);
     expect(second.output()).toMatch(/DATA_DIR .* is in use by process \d+/);
 
@@ -59,9 +61,10 @@ describe('lastro serve on the embedded database', () => {
     'with DATABASE_URL naming a database that does not exist yet, creates it and serves',
     async () => {
       const url = withDatabase(testServerUrl()!, `lastro_t_${inject('runId')}_proc`);
-      const run = start(['serve'], { DATA_DIR: dataDir, PORT: String(port + 2), DATABASE_URL: url });
+      const port = await freePort();
+      const run = start(['serve'], { DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: url });
       const healthy = await waitFor(
-        async () => (await fetch(`http://127.0.0.1:${port + 2}/ready`)).status === 200,
+        async () => (await fetch(`http://127.0.0.1:${port}/ready`)).status === 200,
         45_000,
       );
       expect(healthy, run.output()).toBe(true);
