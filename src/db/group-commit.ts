@@ -134,6 +134,8 @@ const ISOLATED_AFTER_FAILURE = 8;
 export class GroupCommit {
   private readonly queues: Pending[][];
   private readonly running: boolean[];
+  /** Per lane: batches that released the lane and wait on their COMMIT (0 or 1). */
+  private readonly committingIn: number[];
   /** Per lane: batches still to run with savepoints before interleaving is tried again. */
   private readonly isolatedFor: number[];
   private readonly maxBatch: number;
@@ -151,6 +153,7 @@ export class GroupCommit {
     const lanes = Math.max(1, options.lanes ?? 4);
     this.queues = Array.from({ length: lanes }, () => []);
     this.running = Array.from({ length: lanes }, () => false);
+    this.committingIn = Array.from({ length: lanes }, () => 0);
     this.isolatedFor = Array.from({ length: lanes }, () => 0);
     this.maxBatch = Math.max(1, options.maxBatch ?? 32);
     this.maxQueue = Math.max(1, options.maxQueue ?? 2048);
@@ -206,18 +209,31 @@ export class GroupCommit {
     this.running[lane] = true;
     const batch = queue.splice(0, this.maxBatch);
     for (const item of batch) clearTimeout(item.timer);
-    let released = false;
+    const state = { released: false, committing: false };
     const release = () => {
-      if (released) return;
-      released = true;
+      if (state.released) return;
+      state.released = true;
       this.running[lane] = false;
+    };
+    // At most one batch of a lane waits on its COMMIT while the next runs: a lane holds two
+    // connections at most, however slow commits get.
+    const committing = () => {
+      if (!this.overlaps || this.committingIn[lane]! > 0) return;
+      this.committingIn[lane]!++;
+      state.committing = true;
+      release();
       this.drain(lane);
     };
-    void this.commit(lane, batch, this.overlaps ? release : () => {})
+    void this.commit(lane, batch, committing)
       .catch((error) => {
         for (const item of batch) item.reject(error);
       })
-      .finally(release);
+      .finally(() => {
+        if (state.committing) this.committingIn[lane]!--;
+        release();
+        // Always: requests this batch put back for a retry wait here, even if the lane was released.
+        this.drain(lane);
+      });
   }
 
   /**
@@ -235,7 +251,7 @@ export class GroupCommit {
       ));
     batch.forEach((item, i) => {
       const outcome = outcomes[i]!;
-      // Back at the head of its lane: it runs in the next batch, after this one released its locks.
+      // Back at the head of its lane: it runs in a later batch, after this one released its locks.
       if ('retry' in outcome) this.queues[item.lane]!.unshift(item);
       else if (outcome.ok) item.resolve(outcome.value);
       else item.reject(outcome.error);

@@ -64,4 +64,54 @@ describe.runIf(onRealPostgres())("a merchant's group-commit lane", () => {
     const { rows } = await real.query<{ n: number }>('SELECT n FROM writes ORDER BY at');
     expect(rows.map((row) => row.n)).toEqual([1, 2]);
   });
+
+  it('answers a request its batch put back for a retry, though the lane was released before COMMIT', async () => {
+    const lane = workspaceGroupCommit(real, { lanes: 1, maxWaitMs: 5_000 });
+    let tries = 0;
+    const retried = lane.run(randomUUID(), async (tx) => {
+      tries++;
+      if (tries === 1) throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+      await tx.query('INSERT INTO writes (n) VALUES (3)');
+      return 'written';
+    });
+    const answer = await Promise.race([
+      retried,
+      new Promise((resolve) => setTimeout(() => resolve('no answer'), 3_000)),
+    ]);
+    expect(answer).toBe('written');
+    expect(tries).toBe(2);
+  });
+
+  it('has at most one batch waiting on its COMMIT while the next runs, so a lane holds two connections', async () => {
+    let releaseCommits!: () => void;
+    const commitsHeld = new Promise<void>((resolve) => {
+      releaseCommits = resolve;
+    });
+    const db: Database = {
+      ...real,
+      transaction: (fn, options) =>
+        real.transaction(async (tx) => {
+          const value = await fn(tx);
+          await commitsHeld;
+          return value;
+        }, options),
+    };
+    const lane = workspaceGroupCommit(db, { lanes: 1 });
+    const started: string[] = [];
+    const write = (name: string, n: number) =>
+      lane.run(randomUUID(), async (tx) => {
+        started.push(name);
+        await tx.query('INSERT INTO writes (n) VALUES ($1)', [n]);
+      });
+    const first = write('first', 10);
+    expect(await until(() => started.includes('first'), 5_000)).toBe(true);
+    const second = write('second', 11);
+    expect(await until(() => started.includes('second'), 2_000)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the second batch reaches its COMMIT
+    const third = write('third', 12);
+    expect(await until(() => started.includes('third'), 300)).toBe(false);
+    releaseCommits();
+    await Promise.all([first, second, third]);
+    expect(started).toEqual(['first', 'second', 'third']);
+  });
 });
