@@ -104,9 +104,15 @@ export function isFinal(answer: Answer): boolean {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A retry deadline a minute from the first call. */
+export function inAMinute(): () => number {
+  const untilMs = Date.now() + 60_000;
+  return () => untilMs;
+}
+
 /**
  * A money-moving call under an Idempotency-Key, sent again with the same key and body while no
- * final answer comes (killed API, database restarting, the same key still in flight), up to `untilMs`.
+ * final answer comes (killed API, database restarting, the same key still in flight), until `untilMs()`.
  * A 409 that is not "in use" (a reuse with another body) is final.
  */
 export async function idempotent(
@@ -115,11 +121,11 @@ export async function idempotent(
   who: Credential,
   key: string,
   body: unknown,
-  untilMs: number,
+  untilMs: () => number,
 ): Promise<Answer> {
   for (let attempt = 0; ; attempt++) {
     const answer = await call(base, 'POST', path, who, body, { 'idempotency-key': key });
-    if (isFinal(answer) || Date.now() > untilMs) return answer;
+    if (isFinal(answer) || Date.now() > untilMs()) return answer;
     stats.retries++;
     await sleep(Math.min(2000, 100 * 2 ** Math.min(attempt, 4)) * (0.5 + Math.random()));
   }

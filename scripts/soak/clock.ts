@@ -20,21 +20,29 @@ export function runClock(ops: number, minutes: number, now: () => number = Date.
   const runMs = minutes * 60_000;
   let pausedMs = 0;
   let pausedSinceMs: number | undefined;
+  // Operations issued while paused do not count either, or a run bounded by its operations could
+  // use them up during a long grow and skip the faults planned after it.
+  let pausedIssued = 0;
+  let issuedAtPause = 0;
   const stoppedMs = () => pausedMs + (pausedSinceMs === undefined ? 0 : now() - pausedSinceMs);
   return {
     issued: 0,
     share() {
       const elapsedMs = now() - startedMs - stoppedMs();
-      return Math.max(ops === 0 ? 1 : this.issued / ops, runMs === 0 ? 1 : elapsedMs / runMs);
+      const counted =
+        this.issued - pausedIssued - (pausedSinceMs === undefined ? 0 : this.issued - issuedAtPause);
+      return Math.max(ops === 0 ? 1 : counted / ops, runMs === 0 ? 1 : elapsedMs / runMs);
     },
     deadlineMs: () => startedMs + stoppedMs() + runMs,
     async paused(work) {
       if (pausedSinceMs !== undefined) return work();
       pausedSinceMs = now();
+      issuedAtPause = this.issued;
       try {
         return await work();
       } finally {
         pausedMs += now() - pausedSinceMs;
+        pausedIssued += this.issued - issuedAtPause;
         pausedSinceMs = undefined;
       }
     },

@@ -5,7 +5,7 @@
  * had nothing charged after its cancellation.
  */
 import type pg from 'pg';
-import { idempotent, violation } from './client.ts';
+import { idempotent, inAMinute, violation } from './client.ts';
 import type { DatedRecords } from './dated.ts';
 import type { Receivers } from './receivers.ts';
 
@@ -16,7 +16,7 @@ export async function closeOpenSubscriptions(base: string, dated: DatedRecords):
   for (const sub of dated.subscriptions.filter((s) => s.paidCycles === null)) {
     const path = `/v1/sandbox/subscriptions/${sub.id}/cancel`;
     // 409 invalid_state: it had ended (completed, refused) before the operation was cut short.
-    await idempotent(base, path, sub.space.api, `final-${sub.id}`, {}, Date.now() + 60_000);
+    await idempotent(base, path, sub.space.api, `final-${sub.id}`, {}, inAMinute());
   }
 }
 

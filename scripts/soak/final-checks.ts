@@ -1,6 +1,6 @@
 /** What must hold once the faults stop: every acknowledged payment once and final, books verified, webhooks delivered. */
 import pg from 'pg';
-import { idempotent, violation } from './client.ts';
+import { idempotent, inAMinute, violation } from './client.ts';
 import type { DatedRecords } from './dated.ts';
 import { closeOpenSubscriptions, datedChecks } from './dated-checks.ts';
 import type { Acknowledged, Confirmed } from './operations.ts';
@@ -74,7 +74,7 @@ export async function finalChecks(input: {
       if (row.kind !== 'pix_cash_in' || settled.has(row.id)) continue;
       const tenant = tenants.find((t) => t.workspaceId === row.workspace_id)!;
       const path = `/v1/sandbox/simulate/payments/${row.id}/pay`;
-      await idempotent(app.base, path, tenant.api, `final-${row.id}`, {}, Date.now() + 60_000);
+      await idempotent(app.base, path, tenant.api, `final-${row.id}`, {}, inAMinute());
     }
     const countOpen = async () =>
       (

@@ -64,7 +64,7 @@ async function keyed(
   body: unknown,
 ): Promise<{ key: string; answer: Answer }> {
   const key = randomUUID();
-  const send = () => idempotent(ctx.base, path, tenant.api, key, body, ctx.untilMs);
+  const send = () => idempotent(ctx.base, path, tenant.api, key, body, () => ctx.untilMs);
   const roll = ctx.random();
   const answers = roll < 0.1 ? await Promise.all([send(), send()]) : [await send()];
   if (roll >= 0.1 && roll < 0.2) {
@@ -101,6 +101,10 @@ async function pay(ctx: OpContext, tenant: Tenant, chargeId: string, net: bigint
 /** The date-driven operations' view of the context: keyed sends, acknowledgements, confirmations. */
 const datedContext = (ctx: OpContext): DatedContext => ({
   ...ctx,
+  // Read at each use: a grow of the cluster pushes the run's end back while operations are in flight.
+  get untilMs() {
+    return ctx.untilMs;
+  },
   send: (space, path, body) => keyed(ctx, space, path, body),
   ack: (space, operation, answer, key) => ack(ctx, space, operation, answer, key),
   confirm: (paymentId, answer) => confirm(ctx, paymentId, answer),

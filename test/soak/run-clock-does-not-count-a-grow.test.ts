@@ -44,3 +44,18 @@ describe('the soak run clock', () => {
     expect(clock.share()).toBeCloseTo(0.5);
   });
 });
+
+describe('operations issued during a grow', () => {
+  it('do not count against a run bounded by its operations', async () => {
+    const nowMs = 0;
+    const clock = runClock(100, 60, () => nowMs);
+    clock.issued = 15;
+    await clock.paused(async () => {
+      clock.issued += 200; // the clients write all through the rebalance
+      expect(clock.share()).toBeCloseTo(0.15);
+    });
+    expect(clock.share()).toBeCloseTo(0.15);
+    clock.issued += 25;
+    expect(clock.share()).toBeCloseTo(0.4);
+  });
+});
