@@ -181,17 +181,22 @@ export class GroupCommit {
         resolve: (value) => resolve(value as T),
         reject,
       };
-      const queue = this.queues[lane]!;
-      item.timer = setTimeout(() => {
-        const at = queue.indexOf(item);
-        if (at < 0) return; // already taken into a batch
-        queue.splice(at, 1);
-        item.reject(overloaded());
-      }, this.maxWaitMs);
-      item.timer.unref?.();
-      queue.push(item);
+      this.armWaitLimit(item, this.maxWaitMs);
+      this.queues[lane]!.push(item);
       this.drain(lane);
     });
+  }
+
+  /** Refuses a waiting request once its wait limit passes, even while another batch holds its lane. */
+  private armWaitLimit(item: Pending, delayMs: number): void {
+    const queue = this.queues[item.lane]!;
+    item.timer = setTimeout(() => {
+      const at = queue.indexOf(item);
+      if (at < 0) return; // already taken into a batch
+      queue.splice(at, 1);
+      item.reject(overloaded());
+    }, delayMs);
+    item.timer.unref?.();
   }
 
   private drain(lane: number): void {
@@ -249,13 +254,18 @@ export class GroupCommit {
           retries: 0,
         },
       ));
+    const retries: Pending[] = [];
     batch.forEach((item, i) => {
       const outcome = outcomes[i]!;
-      // Back at the head of its lane: it runs in a later batch, after this one released its locks.
-      if ('retry' in outcome) this.queues[item.lane]!.unshift(item);
+      if ('retry' in outcome) retries.push(item);
       else if (outcome.ok) item.resolve(outcome.value);
       else item.reject(outcome.error);
     });
+    // Back at the head of its lane, in their order: they run in a later batch, after this one released
+    // its locks, and keep the wait limit of their first queueing while another batch holds the lane.
+    this.queues[lane]!.unshift(...retries);
+    for (const item of retries)
+      this.armWaitLimit(item, Math.max(0, item.queuedAt + this.maxWaitMs - this.now()));
   }
 
   /**

@@ -114,4 +114,53 @@ describe.runIf(onRealPostgres())("a merchant's group-commit lane", () => {
     await Promise.all([first, second, third]);
     expect(started).toEqual(['first', 'second', 'third']);
   });
+
+  it('refuses a retried request once its wait limit passes, while another batch holds the lane', async () => {
+    let releaseCommit!: () => void;
+    const commitHeld = new Promise<void>((resolve) => {
+      releaseCommit = resolve;
+    });
+    const held = { first: true };
+    const db: Database = {
+      ...real,
+      transaction: (fn, options) =>
+        real.transaction(async (tx) => {
+          const value = await fn(tx);
+          if (held.first) {
+            held.first = false;
+            await commitHeld;
+          }
+          return value;
+        }, options),
+    };
+    const lane = workspaceGroupCommit(db, { lanes: 1, maxWaitMs: 800 });
+    let tries = 0;
+    const retried = lane.run(randomUUID(), async () => {
+      tries++;
+      if (tries === 1) throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+    });
+    const outcome = retried.then(
+      () => 'answered',
+      (error: { code?: string }) => error.code,
+    );
+    let endHolder!: () => void;
+    const holderEnds = new Promise<void>((resolve) => {
+      endHolder = resolve;
+    });
+    let holding = false;
+    const holder = lane.run(randomUUID(), async () => {
+      holding = true;
+      await holderEnds; // a batch that holds the lane long past the wait limit
+    });
+    expect(await until(() => holding, 2_000)).toBe(true);
+    releaseCommit();
+    const answer = await Promise.race([
+      outcome,
+      new Promise((resolve) => setTimeout(() => resolve('no answer'), 3_000)),
+    ]);
+    endHolder();
+    await holder;
+    expect(answer).toBe('overloaded');
+    expect(tries).toBe(1);
+  });
 });
