@@ -14,6 +14,31 @@ import { until } from '../support/until.ts';
 const settledWithin = (promise: Promise<unknown>, ms: number) =>
   Promise.race([promise.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), ms))]);
 
+/**
+ * The database with its transactions' COMMIT held (the first one's, or every one's) once their
+ * function has returned, until the test releases them.
+ */
+function holdingCommits(real: Database, which: 'first' | 'all'): { db: Database; releaseCommit: () => void } {
+  let releaseCommit!: () => void;
+  const commitHeld = new Promise<void>((resolve) => {
+    releaseCommit = resolve;
+  });
+  let holdNext = true;
+  const db: Database = {
+    ...real,
+    transaction: (fn, options) =>
+      real.transaction(async (tx) => {
+        const value = await fn(tx);
+        if (holdNext) {
+          holdNext = which === 'all';
+          await commitHeld;
+        }
+        return value;
+      }, options),
+  };
+  return { db, releaseCommit };
+}
+
 describe.runIf(onRealPostgres())("a merchant's group-commit lane", () => {
   let real: Database;
   beforeAll(async () => {
@@ -25,24 +50,7 @@ describe.runIf(onRealPostgres())("a merchant's group-commit lane", () => {
   afterAll(() => real?.close());
 
   it('starts its next batch while the previous one commits, and commits it after', async () => {
-    let releaseCommit!: () => void;
-    const commitHeld = new Promise<void>((resolve) => {
-      releaseCommit = resolve;
-    });
-    const held = { first: true };
-    // The first transaction's COMMIT waits for the test, once its function has returned.
-    const db: Database = {
-      ...real,
-      transaction: (fn, options) =>
-        real.transaction(async (tx) => {
-          const value = await fn(tx);
-          if (held.first) {
-            held.first = false;
-            await commitHeld;
-          }
-          return value;
-        }, options),
-    };
+    const { db, releaseCommit } = holdingCommits(real, 'first');
     const lane = workspaceGroupCommit(db, { lanes: 1 });
     const workspace = randomUUID();
     let firstDone = false;
@@ -83,19 +91,7 @@ describe.runIf(onRealPostgres())("a merchant's group-commit lane", () => {
   });
 
   it('has at most one batch waiting on its COMMIT while the next runs, so a lane holds two connections', async () => {
-    let releaseCommits!: () => void;
-    const commitsHeld = new Promise<void>((resolve) => {
-      releaseCommits = resolve;
-    });
-    const db: Database = {
-      ...real,
-      transaction: (fn, options) =>
-        real.transaction(async (tx) => {
-          const value = await fn(tx);
-          await commitsHeld;
-          return value;
-        }, options),
-    };
+    const { db, releaseCommit: releaseCommits } = holdingCommits(real, 'all');
     const lane = workspaceGroupCommit(db, { lanes: 1 });
     const started: string[] = [];
     const write = (name: string, n: number) =>
@@ -116,23 +112,7 @@ describe.runIf(onRealPostgres())("a merchant's group-commit lane", () => {
   });
 
   it('refuses a retried request once its wait limit passes, while another batch holds the lane', async () => {
-    let releaseCommit!: () => void;
-    const commitHeld = new Promise<void>((resolve) => {
-      releaseCommit = resolve;
-    });
-    const held = { first: true };
-    const db: Database = {
-      ...real,
-      transaction: (fn, options) =>
-        real.transaction(async (tx) => {
-          const value = await fn(tx);
-          if (held.first) {
-            held.first = false;
-            await commitHeld;
-          }
-          return value;
-        }, options),
-    };
+    const { db, releaseCommit } = holdingCommits(real, 'first');
     const lane = workspaceGroupCommit(db, { lanes: 1, maxWaitMs: 800 });
     let tries = 0;
     const retried = lane.run(randomUUID(), async () => {
