@@ -6,8 +6,8 @@
  *   - payouts of one merchant: every request debits the same balance (the hot row);
  *   - payouts spread over 32 workspaces, round robin;
  *   - sandbox cash-ins spread over 32 workspaces.
- * On PostgreSQL (scratch database, pool of 32) with pgbench tpcb-like at 32 clients run just before, as
- * the yardstick, and on in-memory PGlite. After each scenario the books are checked: every workspace's
+ * On PostgreSQL (scratch database, pool of 32) with pgbench tpcb-like at 32 clients run just before and
+ * just after, as the yardstick, and on in-memory PGlite. Each scenario is warmed up for 2 s first. After each scenario the books are checked: every workspace's
  * locked balance is its payouts × (amount + fee), its available one its cash-ins minus that.
  * BENCH_GROUP_COMMIT_LANES=N runs the server with GROUP_COMMIT_LANES=N (0: one transaction per request).
  * BENCH_HTTP_PGLITE=0 leaves the PGlite rows out.
@@ -36,6 +36,33 @@ const CONNECTIONS = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 32);
 const WORKSPACES = 32;
 const AMOUNT = 100n;
 const FUNDING = 999_999_999_999n;
+const WARM_UP_SECONDS = 2;
+
+/**
+ * pgbench tpcb-like runs right before the PostgreSQL scenarios and again right after them: this
+ * machine's speed drifts by a third within minutes, so a row is set against the mean of the two runs
+ * that bracket it rather than against the one before it alone.
+ */
+interface Yardstick {
+  before: number;
+  after?: number;
+}
+const meanTps = (yardstick: Yardstick) =>
+  yardstick.after === undefined ? yardstick.before : (yardstick.before + yardstick.after) / 2;
+
+/** The rows with their share of pgbench's transactions a second appended to their notes. */
+function withRatios(rows: BenchRow[], yardstick: Yardstick | undefined): BenchRow[] {
+  if (yardstick === undefined) return rows;
+  const tps = meanTps(yardstick);
+  const runs =
+    yardstick.after === undefined
+      ? `${yardstick.before.toFixed(0)} tps`
+      : `mean of ${yardstick.before.toFixed(0)} before and ${yardstick.after.toFixed(0)} after`;
+  return rows.map((row) => ({
+    ...row,
+    note: `${row.note}; = ${((100 * row.opsPerSec) / tps).toFixed(0)} % of pgbench (${runs})`,
+  }));
+}
 
 export interface Merchant {
   workspaceId: string;
@@ -139,7 +166,6 @@ async function measure(
   database: BenchRow['database'],
   db: Database,
   seconds: number,
-  pgbenchTps: number | undefined,
   scenarios: readonly (typeof SCENARIOS)[number][] = SCENARIOS,
 ): Promise<BenchRow[]> {
   const server = await serveForBench(db, process.env.BENCH_GROUP_COMMIT_LANES);
@@ -147,12 +173,13 @@ async function measure(
   try {
     const { url, merchants } = server;
     const generator = chooseLoadGenerator();
-    await runLoad({ url, connections: 8, seconds: 1, targets: merchants.map(payout) }, generator); // warm-up
     for (const scenario of scenarios) {
       const targets =
         scenario.id === 'payout-hot'
           ? [payout(merchants[0]!)]
           : merchants.map(scenario.id === 'payout-spread' ? payout : cashIn);
+      // Each scenario's own code is compiled before its window: what is measured is the steady state.
+      await runLoad({ url, connections: 8, seconds: WARM_UP_SECONDS, targets }, generator);
       const pgClock = database === 'pglite' ? undefined : await startPgClock(db);
       const clock = startServerClock();
       const result = await runLoad({ url, connections: CONNECTIONS, seconds, targets }, generator);
@@ -164,7 +191,6 @@ async function measure(
       await new Promise((resolve) => setTimeout(resolve, 2000));
       const ok = await booksAddUp(db);
       const perSec = result['2xx'] / result.duration;
-      const ratio = pgbenchTps ? `; = ${((100 * perSec) / pgbenchTps).toFixed(0)} % of pgbench` : '';
       console.error(`bench: http ${database} ${scenario.id}: ${perSec.toFixed(0)} requests/s`);
       rows.push({
         part: PART,
@@ -177,7 +203,7 @@ async function measure(
         p99Ms: result.latency.p99,
         note:
           `requests/s by ${generator}, ${result['2xx']} in ${result.duration.toFixed(1)} s, non-2xx ${result.non2xx}, ` +
-          `errors ${result.errors + result.timeouts}${ratio}; ${serverTime}` +
+          `errors ${result.errors + result.timeouts}; ${serverTime}` +
           (ok ? '; books add up' : '; BOOKS DO NOT ADD UP'),
       });
     }
@@ -202,7 +228,7 @@ async function citusRows(serverUrl: string, seconds: number, postgres: BenchRow 
   const db = openPostgres(withDatabase(serverUrl, name), CONNECTIONS);
   try {
     const cashIns = SCENARIOS.filter((scenario) => scenario.id === 'cash-in-spread');
-    const rows = await measure('citus', db, seconds, undefined, cashIns);
+    const rows = await measure('citus', db, seconds, cashIns);
     return rows.map((row) => ({
       ...row,
       note:
@@ -222,7 +248,7 @@ export const httpBench: BenchPart = {
   async run({ databaseUrl, quick }) {
     const seconds = quick ? 3 : 10;
     const rows: BenchRow[] = [];
-    let pgbenchTps: number | undefined;
+    let yardstick: Yardstick | undefined;
     if (databaseUrl && (await serverAnswers(databaseUrl))) {
       const pgbench = (await hasPgbench()) ? await pgbenchRunner(databaseUrl, seconds) : undefined;
       const scratch = await scratchDatabase(databaseUrl, 'lastro_bench_http');
@@ -232,14 +258,20 @@ export const httpBench: BenchPart = {
         const pgClock = await startPgClock(db);
         const baseline = await pgbench?.measure(CONNECTIONS);
         const pgWork = await pgClock.stop();
-        pgbenchTps = baseline?.opsPerSec;
-        rows.push(...(await measure('postgres', db, seconds, pgbenchTps)));
+        const measured = await measure('postgres', db, seconds);
+        const after = await pgbench?.measure(CONNECTIONS);
+        if (baseline) yardstick = { before: baseline.opsPerSec, after: after?.opsPerSec };
+        rows.push(...withRatios(measured, yardstick));
         if (baseline) {
           const transactions = baseline.opsPerSec * seconds;
           rows.push({
             ...baseline,
             part: PART,
-            note: `${baseline.note}; ${describePgWork(pgWork, transactions)}`,
+            note:
+              `${baseline.note}; ${describePgWork(pgWork, transactions)}` +
+              (after
+                ? `; ${after.opsPerSec.toFixed(0)} transactions/s when run again after the scenarios`
+                : ''),
           });
         }
       } finally {
@@ -258,7 +290,7 @@ export const httpBench: BenchPart = {
     if (process.env.BENCH_HTTP_PGLITE === '0') return rows;
     const lite = await openPglite();
     try {
-      rows.push(...(await measure('pglite', lite, seconds, pgbenchTps)));
+      rows.push(...withRatios(await measure('pglite', lite, seconds), yardstick));
     } finally {
       await lite.close();
     }
