@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addParty, seedWorkspace } from '../../test/ledger/helpers.ts';
 import { createTestDatabase } from '../../test/support/database.ts';
 import type { Database, Tx } from '../db/types.ts';
+import { newId } from '../platform/ids.ts';
 import { accountId, balanceOf, partyAccount, systemAccount } from './accounts.ts';
 import {
   InsufficientBalanceError,
@@ -310,6 +311,47 @@ describe('database guards', () => {
     await expect(db.query("UPDATE ledger_journals SET reference_type = 'x'")).rejects.toThrow(/append-only/);
     await expect(db.query('DELETE FROM ledger_journals')).rejects.toThrow(/append-only/);
     await expect(db.query('TRUNCATE ledger_postings, ledger_journals')).rejects.toThrow(/append-only/);
+  });
+
+  it('ledger_post takes no account of another workspace: it reports it missing and writes nothing', async () => {
+    // Postings carry no foreign key (migration 0036): the function is what keeps a journal's accounts
+    // in its own workspace, even when called around postJournal's own checks.
+    const other = await seedWorkspace(db, 1);
+    await db.transaction((tx) =>
+      transfer(tx, {
+        workspaceId: other.workspaceId,
+        environment: env,
+        ...ref,
+        from: systemAccount.pixSettlement(other.workspaceId, env),
+        to: partyAccount(other.workspaceId, env, other.parties[0]!, 'BRL'),
+        amount: 500n,
+      }),
+    );
+    const foreign = accountId(partyAccount(other.workspaceId, env, other.parties[0]!, 'BRL'));
+    const counts = () =>
+      db.query<{ journals: number; postings: number }>(
+        `SELECT (SELECT count(*) FROM ledger_journals WHERE workspace_id = $1)::int AS journals,
+                (SELECT count(*) FROM ledger_postings WHERE workspace_id = $1)::int AS postings`,
+        [workspaceId],
+      );
+    const before = (await counts()).rows[0];
+    const { rows } = await db.query<{ outcome: string; failed_account: string }>(
+      'SELECT outcome, failed_account FROM ledger_post($1, $2, $3, $4, $5, now(), $6::uuid[], $7::uuid[], $8::text[], $9::bigint[])',
+      [
+        newId(),
+        workspaceId,
+        env,
+        'test',
+        'foreign-account',
+        [newId(), newId()],
+        [foreign, accountId(settlement())],
+        ['debit', 'credit'],
+        ['100', '100'],
+      ],
+    );
+    expect(rows[0]).toEqual({ outcome: 'missing', failed_account: foreign });
+    expect((await counts()).rows[0]).toEqual(before);
+    expect(await balanceOf(db, partyAccount(other.workspaceId, env, other.parties[0]!, 'BRL'))).toBe(500n);
   });
 
   it('a party balance below zero is refused by the database itself', async () => {
