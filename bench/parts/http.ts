@@ -40,8 +40,9 @@ const WARM_UP_SECONDS = 2;
 
 /**
  * pgbench tpcb-like runs right before the PostgreSQL scenarios and again right after them: this
- * machine's speed drifts by a third within minutes, so a row is set against the mean of the two runs
- * that bracket it rather than against the one before it alone.
+ * machine's speed drifts by a third within minutes, so a PostgreSQL row is set against the mean of the
+ * two runs that bracket it rather than against the one before it alone (the PGlite rows, which run
+ * later, against the same mean, and their notes say so).
  */
 interface Yardstick {
   before: number;
@@ -50,14 +51,20 @@ interface Yardstick {
 const meanTps = (yardstick: Yardstick) =>
   yardstick.after === undefined ? yardstick.before : (yardstick.before + yardstick.after) / 2;
 
-/** The rows with their share of pgbench's transactions a second appended to their notes. */
-function withRatios(rows: BenchRow[], yardstick: Yardstick | undefined): BenchRow[] {
+/**
+ * The rows with their share of pgbench's transactions a second appended to their notes. `bracketed`:
+ * the rows ran between the two pgbench runs (the PostgreSQL rows); the others ran after both.
+ */
+function withRatios(rows: BenchRow[], yardstick: Yardstick | undefined, bracketed = true): BenchRow[] {
   if (yardstick === undefined) return rows;
   const tps = meanTps(yardstick);
+  const before = yardstick.before.toFixed(0);
   const runs =
     yardstick.after === undefined
-      ? `${yardstick.before.toFixed(0)} tps`
-      : `mean of ${yardstick.before.toFixed(0)} before and ${yardstick.after.toFixed(0)} after`;
+      ? `${before} tps`
+      : bracketed
+        ? `mean of ${before} before and ${yardstick.after.toFixed(0)} after`
+        : `mean of the PostgreSQL rows' runs, ${before} and ${yardstick.after.toFixed(0)}`;
   return rows.map((row) => ({
     ...row,
     note: `${row.note}; = ${((100 * row.opsPerSec) / tps).toFixed(0)} % of pgbench (${runs})`,
@@ -259,8 +266,13 @@ export const httpBench: BenchPart = {
         const baseline = await pgbench?.measure(CONNECTIONS);
         const pgWork = await pgClock.stop();
         const measured = await measure('postgres', db, seconds);
-        const after = await pgbench?.measure(CONNECTIONS);
-        if (baseline) yardstick = { before: baseline.opsPerSec, after: after?.opsPerSec };
+        // The rows are measured already: a second pgbench that fails only leaves them the first.
+        const after = await pgbench?.measure(CONNECTIONS).catch((error: Error) => {
+          console.error(`bench: http: pgbench after the scenarios failed (${error.message})`);
+          return undefined;
+        });
+        const afterTps = after && Number.isFinite(after.opsPerSec) ? after.opsPerSec : undefined;
+        if (baseline) yardstick = { before: baseline.opsPerSec, after: afterTps };
         rows.push(...withRatios(measured, yardstick));
         if (baseline) {
           const transactions = baseline.opsPerSec * seconds;
@@ -269,9 +281,7 @@ export const httpBench: BenchPart = {
             part: PART,
             note:
               `${baseline.note}; ${describePgWork(pgWork, transactions)}` +
-              (after
-                ? `; ${after.opsPerSec.toFixed(0)} transactions/s when run again after the scenarios`
-                : ''),
+              (afterTps ? `; ${afterTps.toFixed(0)} transactions/s when run again after the scenarios` : ''),
           });
         }
       } finally {
@@ -290,7 +300,7 @@ export const httpBench: BenchPart = {
     if (process.env.BENCH_HTTP_PGLITE === '0') return rows;
     const lite = await openPglite();
     try {
-      rows.push(...withRatios(await measure('pglite', lite, seconds), yardstick));
+      rows.push(...withRatios(await measure('pglite', lite, seconds), yardstick, false));
     } finally {
       await lite.close();
     }

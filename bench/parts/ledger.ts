@@ -179,9 +179,12 @@ export async function pgbenchRunner(serverUrl: string, seconds: number) {
   const scratch = await scratchDatabase(serverUrl, 'lastro_pgbench');
   const logDir = mkdtempSync(path.join(tmpdir(), 'lastro-pgbench-'));
   await run('pgbench', ['-i', '-q', '-s', '10', scratch.url], { maxBuffer: 16 << 20 });
+  let runs = 0;
   return {
     async measure(clients: number): Promise<BenchRow> {
-      const prefix = path.join(logDir, `c${clients}`);
+      // A prefix per run: a second run at the same client count must not read the first one's logs.
+      const name = `c${clients}-${++runs}`;
+      const prefix = path.join(logDir, name);
       const { stdout } = await run(
         'pgbench',
         [
@@ -201,7 +204,7 @@ export async function pgbenchRunner(serverUrl: string, seconds: number) {
       );
       const tps = Number(/tps = ([0-9.]+)/.exec(stdout)?.[1] ?? Number.NaN);
       const latencies: number[] = [];
-      for (const file of readdirSync(logDir).filter((f) => f.startsWith(`c${clients}.`))) {
+      for (const file of readdirSync(logDir).filter((f) => f.startsWith(`${name}.`))) {
         for (const line of readFileSync(path.join(logDir, file), 'utf8').split('\n')) {
           const micros = Number(line.split(' ')[2]);
           if (line && Number.isFinite(micros)) latencies.push(micros / 1000);

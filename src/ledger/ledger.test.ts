@@ -313,9 +313,10 @@ describe('database guards', () => {
     await expect(db.query('TRUNCATE ledger_postings, ledger_journals')).rejects.toThrow(/append-only/);
   });
 
-  it('ledger_post takes no account of another workspace: it reports it missing and writes nothing', async () => {
+  it('ledger_post takes no account of another workspace and no journal without postings, and writes nothing', async () => {
     // Postings carry no foreign key (migration 0036): the function is what keeps a journal's accounts
     // in its own workspace, even when called around postJournal's own checks.
+    await fund(alice, 1n); // this workspace's own accounts exist: only the foreign one can be missing
     const other = await seedWorkspace(db, 1);
     await db.transaction((tx) =>
       transfer(tx, {
@@ -350,6 +351,14 @@ describe('database guards', () => {
       ],
     );
     expect(rows[0]).toEqual({ outcome: 'missing', failed_account: foreign });
+    expect((await counts()).rows[0]).toEqual(before);
+    // Nor a journal without postings, which no posting's key would now tie to anything.
+    await expect(
+      db.query(
+        'SELECT * FROM ledger_post($1, $2, $3, $4, $5, now(), $6::uuid[], $7::uuid[], $8::text[], $9::bigint[])',
+        [newId(), workspaceId, env, 'test', 'empty', [], [], [], []],
+      ),
+    ).rejects.toMatchObject({ code: '23514' });
     expect((await counts()).rows[0]).toEqual(before);
     expect(await balanceOf(db, partyAccount(other.workspaceId, env, other.parties[0]!, 'BRL'))).toBe(500n);
   });

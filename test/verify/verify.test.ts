@@ -3,7 +3,7 @@
  * broken behind the service's back (direct SQL) and must name what was broken.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Queryable, Tx } from '../../src/db/types.ts';
+import type { Tx } from '../../src/db/types.ts';
 import { accountId, partyAccount, systemAccount } from '../../src/ledger/accounts.ts';
 import { sealJournals } from '../../src/ledger/seal.ts';
 import { verifyBooks } from '../../src/modules/verify/service.ts';
@@ -145,16 +145,34 @@ describe('lastro verify', () => {
       partyAccount(other.owner.workspaceId, 'sandbox', other.owner.defaultPartyId, 'BRL'),
     );
     const posting = newId();
-    const insert = (q: Queryable) =>
-      q.query(
-        `INSERT INTO ledger_postings (id, journal_id, account_id, workspace_id, environment, currency, kind, direction, amount, posted_at)
-         VALUES ($1, $2, $3, $4, 'sandbox', 'BRL', 'available', 'credit', 1, now())`,
-        [posting, empty, foreign, other.owner.workspaceId],
-      );
     // Only ledger_post writes postings, and it takes accounts by the journal's own workspace; one
     // written around it (by hand, a restore gone wrong) has no key to stop it, and verify finds it.
-    await insert(ctx.db);
-    expect((await violationsOf('cross_workspace_posting')).map((v) => v.subject)).toContain(posting);
+    await ctx.db.query(
+      `INSERT INTO ledger_postings (id, journal_id, account_id, workspace_id, environment, currency, kind, direction, amount, posted_at)
+       VALUES ($1, $2, $3, $4, 'sandbox', 'BRL', 'available', 'credit', 1, now())`,
+      [posting, empty, foreign, other.owner.workspaceId],
+    );
+    const found = await violationsOf('cross_workspace_posting');
+    expect(found).toContainEqual({
+      subject: posting,
+      detail: 'posting without its journal in its workspace',
+    });
+  });
+
+  it('catches a journal, a payment and an event of a workspace that does not exist', async () => {
+    const nowhere = newId();
+    const [journal, event] = [newId(), newId()];
+    await ctx.db.query(
+      `INSERT INTO ledger_journals (id, workspace_id, environment, reference_type, reference_id, posted_at)
+       VALUES ($1, $2, 'sandbox', 'payment', $3, now())`,
+      [journal, nowhere, newId()],
+    );
+    await ctx.db.query(
+      `INSERT INTO events (id, workspace_id, environment, type, payload) VALUES ($1, $2, 'sandbox', 'party.created', '{}')`,
+      [event, nowhere],
+    );
+    const found = (await violationsOf('unknown_workspace')).map((v) => v.subject);
+    expect(found).toEqual(expect.arrayContaining([journal, event]));
   });
 
   it('catches a payment whose postings are not what its kind and status require', async () => {

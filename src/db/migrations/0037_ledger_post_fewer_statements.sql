@@ -19,6 +19,11 @@ DECLARE
   moved_ids uuid[];
   moved_deltas bigint[];
 BEGIN
+  -- Postings carry no key to their journal (migration 0036): a journal is written here with its
+  -- postings or not at all, and a journal has two postings at least.
+  IF coalesce(cardinality(p_account_ids), 0) < 2 THEN
+    RAISE EXCEPTION 'a journal needs two postings or more' USING ERRCODE = 'check_violation';
+  END IF;
   PERFORM pg_advisory_xact_lock(7466116, hashtext(p_workspace_id::text));
 
   -- A missing account is reported before any row is locked (the caller creates it and calls again),

@@ -48,11 +48,23 @@ export const INVARIANTS: Record<string, string> = {
   negative_party_balance: `SELECT a.id AS subject, a.kind || ' ' || a.currency || ' balance ' || b.balance AS detail
       FROM ledger_accounts a JOIN ledger_balances b ON b.workspace_id = a.workspace_id AND b.account_id = a.id
      WHERE a.party_id IS NOT NULL AND b.balance < 0`,
-  cross_workspace_posting: `SELECT p.id AS subject, 'posting to an account of another workspace' AS detail
+  cross_workspace_posting: `SELECT p.id AS subject,
+           CASE WHEN j.id IS NULL THEN 'posting without its journal in its workspace'
+                ELSE 'posting to an account not of its workspace' END AS detail
       FROM ledger_postings p
       LEFT JOIN ledger_journals j ON j.workspace_id = p.workspace_id AND j.id = p.journal_id
       LEFT JOIN ledger_accounts a ON a.workspace_id = p.workspace_id AND a.id = p.account_id
      WHERE j.id IS NULL OR a.id IS NULL`,
+  // Journals, payments and events carry no key to their workspace (migration 0036): their writers
+  // take it from an authenticated caller, and workspaces are never deleted.
+  unknown_workspace: ['ledger_journals', 'payments', 'events']
+    .map(
+      (
+        table,
+      ) => `SELECT x.id AS subject, '${table} row of workspace ' || x.workspace_id || ', which does not exist' AS detail
+      FROM ${table} x WHERE NOT EXISTS (SELECT 1 FROM workspaces w WHERE w.id = x.workspace_id)`,
+    )
+    .join(' UNION ALL '),
   // Two branches, not one OR: under an OR the NOT EXISTS ran once per journal, a scan of payments
   // each time (quadratic; over some 330,000 journals it had not ended after five minutes).
   orphan_journal: `SELECT j.id AS subject, 'journal of payment ' || j.reference_id || ' without its payment' AS detail
