@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
@@ -18,6 +19,12 @@ describe('config', () => {
     expect(loadConfig({ JOB_CONCURRENCY: '16' }).jobConcurrency).toBe(16);
     expect(config.databaseUrl).toBeUndefined();
     expect(config.dataDir).toMatch(/\.lastro$/);
+  });
+
+  it('gives group commit one lane a core, 2 to 8, unless GROUP_COMMIT_LANES says otherwise', () => {
+    expect(loadConfig({}).groupCommitLanes).toBe(Math.min(8, Math.max(2, availableParallelism())));
+    expect(loadConfig({ GROUP_COMMIT_LANES: '0' }).groupCommitLanes).toBe(0);
+    expect(loadConfig({ GROUP_COMMIT_LANES: '16' }).groupCommitLanes).toBe(16);
   });
 
   it.each([
