@@ -66,12 +66,14 @@ export { ConfigError };
 type Env = Record<string, string | undefined>;
 
 /**
- * One group-commit lane a core, 2 to 8: fewer lanes make fuller batches (one COMMIT, one BEGIN and one
- * gate statement shared by more requests), more lanes more transactions at once, which only pays while
- * there are cores to run them. On a 2-core box 2 lanes served 15–25 % more writes spread over many
- * workspaces than 4, with less CPU per write on both sides (docs/performance.md).
+ * Group-commit lanes of one API process: the cores shared among the API processes, 2 to 8 a process.
+ * Fewer lanes make fuller batches (one COMMIT, one BEGIN and one gate statement shared by more
+ * requests), more lanes more transactions at once, which only pays while there are cores to run them.
+ * On a 2-core box 2 lanes served 15–25 % more writes spread over many workspaces than 4, with less CPU
+ * per write on both sides (docs/performance.md).
  */
-export const defaultGroupCommitLanes = (): number => Math.min(8, Math.max(2, availableParallelism()));
+export const groupCommitLanesFor = (cores: number, processes: number): number =>
+  Math.min(8, Math.max(2, Math.round(cores / Math.max(1, processes))));
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -201,7 +203,13 @@ export function loadConfig(env: Env = process.env): Config {
     metricsPort: integer(env, 'METRICS_PORT', 9464, 0, 65535),
     metricsHost: env.METRICS_HOST || '127.0.0.1',
     production: env.NODE_ENV === 'production',
-    groupCommitLanes: integer(env, 'GROUP_COMMIT_LANES', defaultGroupCommitLanes(), 0, 64),
+    groupCommitLanes: integer(
+      env,
+      'GROUP_COMMIT_LANES',
+      groupCommitLanesFor(availableParallelism(), integer(env, 'API_PROCESSES', 1, 1, 64)),
+      0,
+      64,
+    ),
     jobConcurrency: integer(env, 'JOB_CONCURRENCY', 8, 1, 16),
     apiProcesses: integer(env, 'API_PROCESSES', 1, 1, 64),
   };
@@ -278,7 +286,7 @@ export const SETTINGS: { name: string; default: string; meaning: string }[] = [
   },
   {
     name: 'GROUP_COMMIT_LANES',
-    default: 'the cores, 2 to 8',
+    default: 'the cores ÷ API processes, 2 to 8',
     meaning: 'transactions that payouts and cash-ins share at once (group commit); 0 turns it off',
   },
   {

@@ -114,8 +114,15 @@ const TABLE_READERS: Record<string, string[]> = {
   // Authentication resolves a session's user on every request, before any module runs.
   users: ['platform/auth'],
   // Authentication checks membership (and a sub-account's parent); login lists the user's
-  // workspaces; a workspace's default party is the party of a call that names none.
-  workspaces: ['platform/auth', 'modules/owner', 'modules/parties', 'modules/pix/payout-context.ts'],
+  // workspaces; a workspace's default party is the party of a call that names none; verify finds
+  // journals and events of a workspace that does not exist (they carry no key to it).
+  workspaces: [
+    'platform/auth',
+    'modules/owner',
+    'modules/parties',
+    'modules/pix/payout-context.ts',
+    'modules/verify',
+  ],
   workspace_members: ['platform/auth', 'modules/owner'],
   // A payout's context reads the paying party's status with its workspace's default in one statement.
   parties: ['modules/pix/payout-context.ts'],

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ConfigError, groupCommitLanesFor, loadConfig } from '../../src/config.ts';
 
 describe('config', () => {
   it('defaults', () => {
@@ -21,8 +21,16 @@ describe('config', () => {
     expect(config.dataDir).toMatch(/\.lastro$/);
   });
 
-  it('gives group commit one lane a core, 2 to 8, unless GROUP_COMMIT_LANES says otherwise', () => {
-    expect(loadConfig({}).groupCommitLanes).toBe(Math.min(8, Math.max(2, availableParallelism())));
+  it('gives group commit the cores shared among the API processes, 2 to 8 lanes a process', () => {
+    expect(groupCommitLanesFor(2, 1)).toBe(2);
+    expect(groupCommitLanesFor(1, 1)).toBe(2);
+    expect(groupCommitLanesFor(6, 1)).toBe(6);
+    expect(groupCommitLanesFor(64, 1)).toBe(8);
+    expect(groupCommitLanesFor(8, 8)).toBe(2);
+    expect(groupCommitLanesFor(32, 4)).toBe(8);
+    expect(groupCommitLanesFor(16, 4)).toBe(4);
+    expect(loadConfig({}).groupCommitLanes).toBe(groupCommitLanesFor(availableParallelism(), 1));
+    expect(loadConfig({ API_PROCESSES: '64' }).groupCommitLanes).toBe(2);
     expect(loadConfig({ GROUP_COMMIT_LANES: '0' }).groupCommitLanes).toBe(0);
     expect(loadConfig({ GROUP_COMMIT_LANES: '16' }).groupCommitLanes).toBe(16);
   });

@@ -159,7 +159,9 @@ describe('lastro verify', () => {
     });
   });
 
-  it('catches a journal, a payment and an event of a workspace that does not exist', async () => {
+  // A payment keeps its key to its party, and a party its key to its workspace: only a journal and an
+  // event can name a workspace that does not exist.
+  it('catches a journal and an event of a workspace that does not exist', async () => {
     const nowhere = newId();
     const [journal, event] = [newId(), newId()];
     await ctx.db.query(

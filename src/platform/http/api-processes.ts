@@ -62,7 +62,8 @@ export function forkApiProcesses(
   ready.catch(() => {}); // its caller awaits it later; a failure before then is not unhandled
 
   const fork = () => {
-    const worker = cluster.fork({ [API_PROCESS_ENV]: '1' });
+    // Each process sizes what it shares by how many there are (its group-commit lanes).
+    const worker = cluster.fork({ [API_PROCESS_ENV]: '1', API_PROCESSES: String(count) });
     let up = false;
     worker.on('message', (message: unknown) => {
       if (!isMessage(message) || message.type !== 'lastro:listening' || up) return;
