@@ -359,6 +359,37 @@ describe('database guards', () => {
         [newId(), workspaceId, env, 'test', 'empty', [], [], [], []],
       ),
     ).rejects.toMatchObject({ code: '23514' });
+    // Nor postings whose columns do not line up: an account without an amount, or no account.
+    const settlementId = accountId(settlement());
+    const aliceId = accountId(avail(alice));
+    for (const [accounts, amounts] of [
+      [[settlementId, aliceId], ['1']],
+      [
+        [settlementId, null],
+        ['1', '1'],
+      ],
+      [
+        [settlementId, aliceId],
+        ['1', null],
+      ],
+    ] as const) {
+      await expect(
+        db.query(
+          'SELECT * FROM ledger_post($1, $2, $3, $4, $5, now(), $6::uuid[], $7::uuid[], $8::text[], $9::bigint[])',
+          [
+            newId(),
+            workspaceId,
+            env,
+            'test',
+            'ragged',
+            [newId(), newId()],
+            accounts,
+            ['debit', 'credit'],
+            amounts,
+          ],
+        ),
+      ).rejects.toMatchObject({ code: '23514' });
+    }
     expect((await counts()).rows[0]).toEqual(before);
     expect(await balanceOf(db, partyAccount(other.workspaceId, env, other.parties[0]!, 'BRL'))).toBe(500n);
   });

@@ -115,7 +115,7 @@ const TABLE_READERS: Record<string, string[]> = {
   users: ['platform/auth'],
   // Authentication checks membership (and a sub-account's parent); login lists the user's
   // workspaces; a workspace's default party is the party of a call that names none; verify finds
-  // journals and events of a workspace that does not exist (they carry no key to it).
+  // journals, payments and events of a workspace that does not exist (migration 0036).
   workspaces: [
     'platform/auth',
     'modules/owner',

@@ -55,8 +55,8 @@ export const INVARIANTS: Record<string, string> = {
       LEFT JOIN ledger_journals j ON j.workspace_id = p.workspace_id AND j.id = p.journal_id
       LEFT JOIN ledger_accounts a ON a.workspace_id = p.workspace_id AND a.id = p.account_id
      WHERE j.id IS NULL OR a.id IS NULL`,
-  // Journals, payments and events carry no key to their workspace (migration 0036): their writers
-  // take it from an authenticated caller, and workspaces are never deleted.
+  // Journals and events carry no key to their workspace (migration 0036), payments one through their
+  // party only: their writers take it from an authenticated caller, and workspaces are never deleted.
   unknown_workspace: ['ledger_journals', 'payments', 'events']
     .map(
       (
