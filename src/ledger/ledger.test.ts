@@ -372,6 +372,14 @@ describe('database guards', () => {
         [settlementId, aliceId],
         ['1', null],
       ],
+      [
+        [settlementId, aliceId],
+        ['1', '0'],
+      ],
+      [
+        [settlementId, aliceId],
+        ['-1', '1'],
+      ],
     ] as const) {
       await expect(
         db.query(

@@ -8,7 +8,8 @@
 -- compares the two): 'missing' with the first missing account in the journal's order, else the
 -- closed-account error, else the error of a net change beyond bigint, else, taking accounts by id,
 -- 'insufficient' with the first whose debit its balance cannot cover, or the error of the first
--- balance that would leave bigint, and no balance changed; else 'ok'. (The loop read its accounts ten
+-- balance that would leave bigint (a net of exactly -2^63 is refused as one), and no balance changed;
+-- else 'ok'. (The loop read its accounts ten
 -- at a time, so a net beyond bigint on an eleventh account behind a short one went unseen; and whether
 -- it refused a system account's net of exactly -2^63 depended on its plan: both are refused now.) A journal of fewer than two
 -- postings, or a posting without an account, is refused: no key ties postings to their journal now.
@@ -29,8 +30,9 @@ BEGIN
      OR cardinality(p_posting_ids) IS DISTINCT FROM cardinality(p_account_ids)
      OR cardinality(p_directions) IS DISTINCT FROM cardinality(p_account_ids)
      OR cardinality(p_amounts) IS DISTINCT FROM cardinality(p_account_ids)
-     OR array_position(p_account_ids, NULL) IS NOT NULL OR array_position(p_amounts, NULL) IS NOT NULL THEN
-    RAISE EXCEPTION 'a journal needs two postings or more, each with its account and amount'
+     OR array_position(p_account_ids, NULL) IS NOT NULL OR array_position(p_amounts, NULL) IS NOT NULL
+     OR 0 >= ANY (p_amounts) OR NOT p_directions <@ ARRAY['credit', 'debit'] THEN
+    RAISE EXCEPTION 'a journal needs two postings or more, each with its account, a direction and an amount above 0'
       USING ERRCODE = 'check_violation';
   END IF;
   PERFORM pg_advisory_xact_lock(7466116, hashtext(p_workspace_id::text));
