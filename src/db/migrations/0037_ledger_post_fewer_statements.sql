@@ -23,6 +23,7 @@ CREATE OR REPLACE FUNCTION ledger_post(
 LANGUAGE plpgsql AS $$
 DECLARE
   problem text;
+  moved_count bigint;
 BEGIN
   -- Postings carry no key to their journal (migration 0036): a journal is written here with its
   -- postings or not at all, and a journal has two postings at least, each naming an account.
@@ -78,12 +79,20 @@ BEGIN
     RETURN;
   END IF;
 
-  -- Every balance in one statement: each change is known to fit and to be covered.
-  UPDATE ledger_balances b SET balance = b.balance + d.delta
-    FROM (SELECT u.id, sum(CASE WHEN u.direction = 'credit' THEN u.amount ELSE -u.amount END)::bigint AS delta
-            FROM unnest(p_account_ids, p_directions, p_amounts) AS u (id, direction, amount)
-           GROUP BY u.id) d
-   WHERE d.delta <> 0 AND b.workspace_id = p_workspace_id AND b.account_id = d.id;
+  -- Every balance in one statement: each change is known to fit and to be covered. The changes are a
+  -- CTE of their own: on Citus an UPDATE … FROM a subquery, planned generic, goes to every shard,
+  -- while one from a CTE's result routes to the workspace's shard.
+  WITH deltas AS (
+    SELECT u.id, sum(CASE WHEN u.direction = 'credit' THEN u.amount ELSE -u.amount END)::bigint AS delta
+      FROM unnest(p_account_ids, p_directions, p_amounts) AS u (id, direction, amount)
+     GROUP BY u.id
+  ), moved AS (
+    UPDATE ledger_balances b SET balance = b.balance + d.delta
+      FROM deltas d
+     WHERE d.delta <> 0 AND b.workspace_id = p_workspace_id AND b.account_id = d.id
+    RETURNING b.account_id
+  )
+  SELECT count(*) INTO moved_count FROM moved;
 
   INSERT INTO ledger_journals (id, workspace_id, environment, reference_type, reference_id, posted_at)
   VALUES (p_journal_id, p_workspace_id, p_environment, p_reference_type, p_reference_id, p_posted_at);
