@@ -1,6 +1,6 @@
 /**
  * ledger_post (migration 0037: one read finds what is wrong, one UPDATE moves every balance) against the
- * function it replaced (migration 0022: an ordered loop of checked UPDATEs, kept as a fixture under
+ * function it replaced (migration 0022: an ordered loop of checked UPDATEs, read from that migration under
  * another name). For any balances, closed accounts, missing accounts and journal, both answer the same:
  * the same outcome and failed account, or the same error (of several closed accounts, the one the
  * error names was never set), and the same balances and postings after.
@@ -24,13 +24,21 @@ let db: Database;
 let workspaceId: string;
 let refs: AccountRef[];
 
+/** ledger_post as migration 0022 defined it, read from that migration, under another name. */
+function orderedLoop(): string {
+  const migration = readFileSync(
+    path.resolve(import.meta.dirname, '../db/migrations/0022_tenant_keys.sql'),
+    'utf8',
+  );
+  const start = migration.indexOf('CREATE OR REPLACE FUNCTION ledger_post(');
+  const end = migration.indexOf('$$;', start) + 3;
+  if (start < 0 || end < 3) throw new Error('ledger_post not found in migration 0022');
+  return migration.slice(start, end).replace('FUNCTION ledger_post(', 'FUNCTION ledger_post_ordered_loop(');
+}
+
 beforeAll(async () => {
   db = await createTestDatabase();
-  const fixture = path.resolve(
-    import.meta.dirname,
-    '../../test/ledger/fixtures/ledger-post-ordered-loop.sql',
-  );
-  await db.exec(readFileSync(fixture, 'utf8'));
+  await db.exec(orderedLoop());
   const seeded = await seedWorkspace(db, 2);
   workspaceId = seeded.workspaceId;
   refs = [
