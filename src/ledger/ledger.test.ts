@@ -336,6 +336,7 @@ describe('database guards', () => {
         [workspaceId],
       );
     const before = (await counts()).rows[0];
+    const aliceBefore = await balanceOf(db, avail(alice));
     const { rows } = await db.query<{ outcome: string; failed_account: string }>(
       'SELECT outcome, failed_account FROM ledger_post($1, $2, $3, $4, $5, now(), $6::uuid[], $7::uuid[], $8::text[], $9::bigint[])',
       [
@@ -398,6 +399,8 @@ describe('database guards', () => {
         ),
       ).rejects.toMatchObject({ code: '23514' });
     }
+    expect((await counts()).rows[0]).toEqual(before);
+    expect(await balanceOf(db, avail(alice))).toBe(aliceBefore);
     expect((await counts()).rows[0]).toEqual(before);
     expect(await balanceOf(db, partyAccount(other.workspaceId, env, other.parties[0]!, 'BRL'))).toBe(500n);
   });
