@@ -1,6 +1,6 @@
 /**
  * Where one request's CPU goes: `node --perf-basic-prof --import tsx bench/cpu-budget.ts
- * [--scenario payout-hot|payout-spread|cash-in-spread] [--seconds N] [--keep]` serves the bench's app on a
+ * [--scenario payout-hot|payout-spread|cash-in-spread] [--seconds N] [--warm-up N] [--keep]` serves the bench's app on a
  * scratch PostgreSQL database (as `npm run bench -- --only=http`), loads it with one scenario, and
  * meanwhile records the process with Linux perf (software cpu-clock event, call graphs; package
  * linux-perf). It prints the server's CPU per request and that time split into the request's phases
@@ -23,6 +23,9 @@ const option = (name: string, fallback: string) => {
 };
 const scenario = option('scenario', 'payout-spread');
 const seconds = Number(option('seconds', '10'));
+// V8 is still compiling the request path for about ten seconds of load (--trace-opt): a shorter
+// warm-up counts that compiling as the requests' own CPU.
+const warmUpSeconds = Number(option('warm-up', '12'));
 const databaseUrl =
   process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 if (!process.execArgv.includes('--perf-basic-prof')) {
@@ -56,7 +59,7 @@ try {
       ? [payout(server.merchants[0]!)]
       : server.merchants.map(scenario === 'cash-in-spread' ? cashIn : payout);
   const generator = chooseLoadGenerator();
-  await runLoad({ url: server.url, connections: 8, seconds: 1, targets }, generator); // warm-up
+  await runLoad({ url: server.url, connections: 32, seconds: warmUpSeconds, targets }, generator);
   const { perf, ended } = record(output);
   await new Promise((resolve) => setTimeout(resolve, 500)); // perf attaches
   const cpu = process.cpuUsage();
