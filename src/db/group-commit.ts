@@ -31,7 +31,6 @@
  * request's failure is its own; the lane then stays with savepoints for a few batches, so a
  * workspace that keeps sending refused writes does not pay for every batch twice.
  */
-import { createHash } from 'node:crypto';
 import { AppError } from '../platform/errors.ts';
 import { isConnectionError } from './connection-errors.ts';
 import {
@@ -444,8 +443,13 @@ const overloaded = () =>
     },
   );
 
-/** A stable lane for a key: the same workspace always lands on the same lane. */
-function laneOf(key: string, lanes: number): number {
+/**
+ * A stable lane for a key: the same workspace always lands on the same lane. FNV-1a spreads ids well
+ * enough for a handful of lanes, without a digest object per request (the lane is not a secret).
+ */
+export function laneOf(key: string, lanes: number): number {
   if (lanes === 1) return 0;
-  return createHash('sha1').update(key).digest().readUInt32BE(0) % lanes;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) % lanes;
 }
