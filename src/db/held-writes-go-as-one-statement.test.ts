@@ -35,6 +35,18 @@ describe('joinWrites', () => {
       }),
     );
   });
+
+  it('numbers the same texts again when their writes carry other numbers of parameters', () => {
+    const first = (params: unknown[]): CarriedWrite => ({ text: 'INSERT INTO a VALUES ($1)', params });
+    const second: CarriedWrite = { text: 'INSERT INTO b VALUES ($1, $2)', params: ['x', 'y'] };
+    expect(joinWrites([first([1]), second]).text).toBe(
+      'WITH w0 AS (INSERT INTO a VALUES ($1)) INSERT INTO b VALUES ($2, $3)',
+    );
+    const wider = joinWrites([first([1, 2, 3]), second]);
+    expect(wider.text).toBe('WITH w0 AS (INSERT INTO a VALUES ($1)) INSERT INTO b VALUES ($4, $5)');
+    expect(wider.params).toEqual([1, 2, 3, 'x', 'y']);
+    expect(joinWrites([first([1]), second]).text).toContain('VALUES ($2, $3)');
+  });
 });
 
 let db: Database;

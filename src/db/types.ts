@@ -45,15 +45,58 @@ export interface CarriedWrite {
 /** Writes as one statement: every one but the last a CTE, each one's parameters after the previous one's. */
 export function joinWrites(writes: readonly CarriedWrite[]): CarriedWrite {
   if (writes.length === 1) return writes[0]!;
-  const parts: string[] = [];
   const params: unknown[] = [];
+  for (const write of writes) for (const param of write.params) params.push(param);
+  return { text: joinedText(writes), params };
+}
+
+/**
+ * The joined texts already built, by the texts they join and how many parameters each had: a kind of
+ * request holds the same writes every time, and building the text again (renumbering placeholders,
+ * concatenating) cost more than the rest of the join. The same string each time is also a cheap key
+ * for the named-statement lookup after it. Bounded, since a text built per call would add a branch
+ * per variant.
+ */
+interface JoinNode {
+  next: Map<string, JoinNode>;
+  built?: { text: string; counts: number[] };
+}
+const joins: JoinNode = { next: new Map() };
+let joinNodes = 0;
+const MAX_JOIN_NODES = 1_000;
+
+function joinedText(writes: readonly CarriedWrite[]): string {
+  let node = joins;
   for (const write of writes) {
-    const shift = params.length;
-    parts.push(shift === 0 ? write.text : write.text.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + shift}`));
-    params.push(...write.params);
+    let next = node.next.get(write.text);
+    if (next === undefined) {
+      if (joinNodes >= MAX_JOIN_NODES) return buildJoinedText(writes);
+      next = { next: new Map() };
+      node.next.set(write.text, next);
+      joinNodes++;
+    }
+    node = next;
+  }
+  const built = node.built;
+  if (built !== undefined && writes.every((write, i) => write.params.length === built.counts[i]))
+    return built.text;
+  const text = buildJoinedText(writes);
+  node.built ??= { text, counts: writes.map((write) => write.params.length) };
+  return text;
+}
+
+function buildJoinedText(writes: readonly CarriedWrite[]): string {
+  const parts: string[] = [];
+  let shift = 0;
+  for (const write of writes) {
+    const offset = shift;
+    parts.push(
+      offset === 0 ? write.text : write.text.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + offset}`),
+    );
+    shift += write.params.length;
   }
   const last = parts.pop()!;
-  return { text: `WITH ${parts.map((part, i) => `w${i} AS (${part})`).join(', ')} ${last}`, params };
+  return `WITH ${parts.map((part, i) => `w${i} AS (${part})`).join(', ')} ${last}`;
 }
 
 /** hold() over a way to send a statement; flush() sends what is held, joined, and holds nothing. */
