@@ -26,6 +26,10 @@ const seconds = Number(option('seconds', '10'));
 // V8 is still compiling the request path for about ten seconds of load (--trace-opt): a shorter
 // warm-up counts that compiling as the requests' own CPU.
 const warmUpSeconds = Number(option('warm-up', '12'));
+if (!(seconds > 0 && warmUpSeconds >= 0)) {
+  console.error('cpu-budget: --seconds takes a number above 0, --warm-up a number of 0 or more');
+  process.exit(2);
+}
 const databaseUrl =
   process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 if (!process.execArgv.includes('--perf-basic-prof')) {

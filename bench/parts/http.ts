@@ -36,6 +36,7 @@ const CONNECTIONS = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 32);
 const WORKSPACES = 32;
 const AMOUNT = 100n;
 const FUNDING = 999_999_999_999n;
+const WARM_UP_SECONDS = 10;
 
 /**
  * pgbench tpcb-like runs right before the PostgreSQL scenarios and again right after them: this
@@ -186,7 +187,7 @@ async function measure(
           : merchants.map(scenario.id === 'payout-spread' ? payout : cashIn);
       // Each scenario's own code is compiled before its window, so what is measured is the steady state:
       // under this load V8 goes on optimising the request path for about ten seconds (--trace-opt).
-      await runLoad({ url, connections: CONNECTIONS, seconds: Math.max(2, seconds), targets }, generator);
+      await runLoad({ url, connections: CONNECTIONS, seconds: WARM_UP_SECONDS, targets }, generator);
       const pgClock = database === 'pglite' ? undefined : await startPgClock(db);
       const clock = startServerClock();
       const result = await runLoad({ url, connections: CONNECTIONS, seconds, targets }, generator);

@@ -54,8 +54,9 @@ export function joinWrites(writes: readonly CarriedWrite[]): CarriedWrite {
  * The joined texts already built, by the texts they join and how many parameters each had: a kind of
  * request holds the same writes every time, and building the text again (renumbering placeholders,
  * concatenating) cost more than the rest of the join. The same string each time is also a cheap key
- * for the named-statement lookup after it. Bounded, since a text built per call would add a branch
- * per variant.
+ * for the named-statement lookup after it. Held texts are meant to be constants; the trie is bounded
+ * (in nodes, one per text on a path) because a text built per call would add a branch per variant,
+ * and past the bound a join is built each time, as before.
  */
 interface JoinNode {
   next: Map<string, JoinNode>;

@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './errors.ts';
+import { isHostedPagePath, secureHostedAnswer } from './hosted-page/public-route.ts';
 import { sendError } from './http-errors.ts';
 
 /** How long a refused connection may still send (its answer then reaches it whole) before it is cut. */
@@ -54,10 +55,26 @@ export function answerClientError(this: FastifyInstance, error: Error & { code?:
   setTimeout(() => socket.destroy(), LINGER_MS).unref();
 }
 
-/** Fastify's frameworkErrors (a path with broken percent-encoding): the usual error path, request id included. */
+/**
+ * A URL no route takes: 404 not_found. A /pay/… address (a token longer than the router takes for a
+ * parameter, a segment more) is answered outside the pages' own hooks: it carries their headers all
+ * the same.
+ */
+export function answerNotFound(request: FastifyRequest, reply: FastifyReply) {
+  const path = request.url.split('?')[0]!;
+  if (isHostedPagePath(path)) secureHostedAnswer(reply);
+  return sendError(new AppError('not_found', `No route ${request.method} ${path}.`), request, reply);
+}
+
+/**
+ * Fastify's frameworkErrors: a path with broken percent-encoding (400), or a path segment longer than
+ * the router takes for a parameter, which no route can take (404, as any other unknown address).
+ * The usual error path, request id included.
+ */
 export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   reply.header('x-request-id', request.id);
   // Runs before the onRequest hooks, which set it on every other answer.
   reply.header('x-content-type-options', 'nosniff');
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return answerNotFound(request, reply);
   return sendError(error, request, reply);
 }

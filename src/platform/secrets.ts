@@ -68,7 +68,6 @@ function freshIv(): Buffer {
     ivPoolUsed = 0;
   }
   const iv = Buffer.from(ivPool.subarray(ivPoolUsed, ivPoolUsed + IV_BYTES));
-  ivPool.fill(0, ivPoolUsed, ivPoolUsed + IV_BYTES); // an IV handed out is not kept here
   ivPoolUsed += IV_BYTES;
   return iv;
 }

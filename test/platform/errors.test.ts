@@ -17,6 +17,17 @@ describe('error shape', () => {
     expect(res.headers['x-request-id']).toEqual(expect.any(String));
   });
 
+  it('a path segment longer than the router takes for a parameter is 404 not_found, not 400', async () => {
+    const res = await world.app.inject({ method: 'GET', url: `/v1/sandbox/payments/${'a'.repeat(101)}` });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({
+      error: 'not_found',
+      message: 'No route GET /v1/sandbox/payments/' + 'a'.repeat(101) + '.',
+    });
+    expect(res.headers['x-request-id']).toEqual(expect.any(String));
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
   it('X-Request-Id is taken from the request when given', async () => {
     const res = await world.app.inject({
       method: 'GET',
