@@ -69,7 +69,8 @@ export function answerNotFound(request: FastifyRequest, reply: FastifyReply) {
 /**
  * Fastify's frameworkErrors: a path with broken percent-encoding (400), or a path segment longer than
  * the router takes for a parameter, which no route can take (404, as any other unknown address).
- * The usual error path, request id included.
+ * The usual error path, request id included. Fastify answers these before any hook runs, so they are
+ * not counted by the rate limit or the HTTP metrics: they touch nothing but this function.
  */
 export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   reply.header('x-request-id', request.id);
