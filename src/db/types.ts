@@ -90,10 +90,7 @@ function buildJoinedText(writes: readonly CarriedWrite[]): string {
   const parts: string[] = [];
   let shift = 0;
   for (const write of writes) {
-    const offset = shift;
-    parts.push(
-      offset === 0 ? write.text : write.text.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + offset}`),
-    );
+    parts.push(shift === 0 ? write.text : write.text.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + shift}`));
     shift += write.params.length;
   }
   const last = parts.pop()!;

@@ -401,7 +401,6 @@ describe('database guards', () => {
     }
     expect((await counts()).rows[0]).toEqual(before);
     expect(await balanceOf(db, avail(alice))).toBe(aliceBefore);
-    expect((await counts()).rows[0]).toEqual(before);
     expect(await balanceOf(db, partyAccount(other.workspaceId, env, other.parties[0]!, 'BRL'))).toBe(500n);
   });
 
