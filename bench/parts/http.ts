@@ -1,21 +1,23 @@
 /**
- * Money-moving requests over HTTP: the real Fastify app (logger off, rate limit out of the way, no
- * background workers: what is timed is the acknowledgement) listening on 127.0.0.1, loaded by
+ * Money-moving requests over HTTP: the real Fastify app (logging as `npm start` does, at info, its JSON
+ * lines written to /dev/null; rate limit out of the way; no background workers: what is timed is the
+ * acknowledgement) listening on 127.0.0.1, loaded by
  * wrk (autocannon when wrk is missing) from a separate process (bench/http-load.ts), 32 keep-alive connections, a fresh
  * Idempotency-Key per request. Scenarios:
  *   - payouts of one merchant: every request debits the same balance (the hot row);
  *   - payouts spread over 32 workspaces, round robin;
  *   - sandbox cash-ins spread over 32 workspaces.
  * On PostgreSQL (scratch database, pool of 32) with pgbench tpcb-like at 32 clients run just before and
- * just after, as the yardstick, and on in-memory PGlite. Each scenario is warmed up for 2 s first. After each scenario the books are checked: every workspace's
+ * just after, as the yardstick, and on in-memory PGlite. Each scenario is warmed up for 10 s first. After each scenario the books are checked: every workspace's
  * locked balance is its payouts × (amount + fee), its available one its cash-ins minus that.
  * BENCH_GROUP_COMMIT_LANES=N runs the server with GROUP_COMMIT_LANES=N (0: one transaction per request).
- * BENCH_HTTP_PGLITE=0 leaves the PGlite rows out.
+ * BENCH_HTTP_PGLITE=0 leaves the PGlite rows out. BENCH_LOG=0 serves with the logger off.
  * BENCH_CITUS_URL=<coordinator URL> (scripts/citus-cluster.sh prints one) adds the cash-in row on that
  * Citus cluster, in a scratch database distributed by workspace, as a ratio to the PostgreSQL row.
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import pino from 'pino';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { migrate } from '../../src/db/migrate.ts';
@@ -119,14 +121,20 @@ export async function setUpMerchants(call: Call, tag: string): Promise<Merchant[
 
 export async function serveForBench(db: Database, groupCommitLanes?: string) {
   await migrate(db);
+  // A user's server logs a line a request: its cost is the request's. /dev/null takes the lines as
+  // stdout would (pino's synchronous destination), without a disk or a reader in the figure.
+  const logged = process.env.BENCH_LOG !== '0';
   const config = loadConfig({
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: logged ? 'info' : 'silent',
     RATE_LIMIT_MAX: '1000000',
     SANDBOX_SETTLE_MS: '1000',
     ...(groupCommitLanes === undefined ? {} : { GROUP_COMMIT_LANES: groupCommitLanes }),
   });
   const deps = createDeps(config, db, { masterKey: randomBytes(32).toString('hex') });
-  const app = await buildApp(deps, { logger: false });
+  const app = await buildApp(
+    deps,
+    logged ? { logStream: pino.destination({ dest: '/dev/null', sync: true }) } : { logger: false },
+  );
   await app.listen({ port: 0, host: '127.0.0.1' });
   const merchants = await setUpMerchants(async (method, url, payload, headers = {}) => {
     const res = await app.inject({ method, url, payload, headers });

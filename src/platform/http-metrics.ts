@@ -6,7 +6,7 @@ import { httpRequestDuration } from './metrics.ts';
  * out of the labels); requests no route matched share one label.
  */
 export function httpMetrics(app: FastifyInstance): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     httpRequestDuration.observe(
       {
         method: request.method,
@@ -15,5 +15,6 @@ export function httpMetrics(app: FastifyInstance): void {
       },
       reply.elapsedTime / 1000,
     );
+    done();
   });
 }

@@ -5,7 +5,7 @@ import { commitHooksMark, dropCommitHooksSince, type Tx } from '../db/types.ts';
 import type { Caller, Deps, Environment } from './context.ts';
 import { AppError, invalidRequest, LOCK_NOT_AVAILABLE, pgErrorCode } from './errors.ts';
 import { headerUtf8 } from './header-text.ts';
-import { jsonSafe } from './outbox.ts';
+import { moneyJson } from './outbox.ts';
 import { withCounterpartyMasked } from './payer-document.ts';
 
 /** 1–255 printable characters (API.md): any Unicode but control characters, counted as characters. */
@@ -93,8 +93,7 @@ export async function runIdempotentWrite<T>(
     request.routeOptions.config.moneyMoving === true,
   ];
   const claim = (tx: Tx) => claimKey(tx, claimed);
-  const sealed = (response: T) =>
-    JSON.stringify({ sealed: deps.sealer.seal(JSON.stringify(response ?? null, jsonSafe)) });
+  const sealed = (response: T) => JSON.stringify({ sealed: deps.sealer.seal(moneyJson(response)) });
   const outcome = await run(
     async (tx) => {
       if (speculative && isInterleaved(tx)) {

@@ -78,7 +78,7 @@ export function hostileJson(body: unknown): ErrorDetail | undefined {
 }
 
 /** preValidation hook: every route's body is checked once, before its schema and handler see it. */
-export async function refuseHostileJson(request: FastifyRequest): Promise<void> {
+export function refuseHostileJson(request: FastifyRequest): void {
   if (request.body === undefined || request.body === null) return;
   const detail = hostileJson(request.body);
   if (detail) throw invalidRequest(`Invalid body: ${detail.field} ${detail.issue}.`, [detail]);

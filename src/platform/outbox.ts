@@ -31,8 +31,21 @@ export const eventView = (event: EmittedEvent): EmittedEvent => ({
 });
 
 /** Money travels as strings of minor units; a bigint left in an object is written the same way. */
-export const jsonSafe = (_key: string, value: unknown) =>
-  typeof value === 'bigint' ? value.toString() : value;
+const jsonSafe = (_key: string, value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
+
+/**
+ * JSON text of a value whose money may still be bigint, written as strings of minor units. Views carry
+ * money as strings already, so the plain JSON.stringify (about half the cost: a replacer is a call per
+ * key) is tried first; only a bigint, which it refuses with a TypeError, sends it through the replacer.
+ */
+export function moneyJson(value: unknown): string {
+  try {
+    return JSON.stringify(value ?? null);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    return JSON.stringify(value, jsonSafe);
+  }
+}
 
 /**
  * Writes an event into the outbox and, with it, one pending webhook delivery for every enabled
@@ -67,7 +80,7 @@ export async function emitEvent(
         input.workspaceId,
         event.environment,
         event.type,
-        JSON.stringify(event, jsonSafe),
+        moneyJson(event),
         event.created_at,
       ],
     },

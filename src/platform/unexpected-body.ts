@@ -7,7 +7,7 @@ import { invalidRequest } from './errors.ts';
  * same reason unknown fields are (a caller who sends `amount_minor` to a pay helper must not believe
  * it was read). An empty object or no body at all is accepted: many clients send `{}` on a POST.
  */
-export async function refuseUnexpectedBody(request: FastifyRequest): Promise<void> {
+export function refuseUnexpectedBody(request: FastifyRequest): void {
   if (request.routeOptions.schema?.body) return;
   const body: unknown = request.body;
   if (body === undefined || body === null) return;

@@ -2,6 +2,7 @@ import { authenticate, requireSessionUser } from '../auth/authenticate.ts';
 import type { Deps } from '../context.ts';
 import type { App } from '../schema.ts';
 import type { ChargeFailedAuth } from './rate-limits.ts';
+import { logWorkspace } from './request-log.ts';
 
 /**
  * Sets request.sessionUser on a route whose auth mode is 'user', and request.caller on every other
@@ -23,7 +24,6 @@ export function authentication(app: App, deps: Deps, chargeFailedAuth: ChargeFai
       await chargeFailedAuth(request, error);
       throw error;
     });
-    request.log = request.log.child({ workspace_id: request.caller.workspaceId });
-    reply.log = request.log;
+    logWorkspace(request, reply, request.caller.workspaceId);
   });
 }

@@ -1,18 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { answerClientError, answerFrameworkError } from '../client-errors.ts';
 import type { Deps } from '../context.ts';
 import { LOG_REDACT_PATHS, prettyTransport, redactUrl } from '../logging.ts';
 import type { App } from '../schema.ts';
 import { serverTimeouts } from '../server-options.ts';
+import { OneLineRequestLog } from './request-log.ts';
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
 export interface ServerOptions {
   logger?: FastifyServerOptions['logger'];
   /** Where JSON log lines go (stdout by default); tests read them from here. */
-  logStream?: NodeJS.WritableStream;
+  logStream?: DestinationStream;
 }
 
 /** The Fastify instance: its logger, request ids, limits, timeouts, proxies and pre-routing errors. */
@@ -34,6 +36,8 @@ export function createServer(deps: Deps, options: ServerOptions): App {
         ? { stream: options.logStream }
         : { transport: prettyTransport(deps.config.production) }),
     },
+    // One line a request, at its answer, instead of Fastify's two.
+    logController: new OneLineRequestLog(),
     bodyLimit: 1024 * 1024,
     ...serverTimeouts(deps.config),
     genReqId: (req) => {
