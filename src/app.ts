@@ -8,7 +8,6 @@ import { docs, openapiRoute } from './platform/http/docs.ts';
 import { errorHandlers } from './platform/http/error-handlers.ts';
 import { replayedHeader, responseHeaders } from './platform/http/headers.ts';
 import { loginThrottle, rateLimits } from './platform/http/rate-limits.ts';
-import { requestLog } from './platform/http/request-log.ts';
 import { requestState } from './platform/http/request-state.ts';
 import { routes } from './platform/http/routes.ts';
 import { createServer, type ServerOptions } from './platform/http/server.ts';
@@ -27,10 +26,9 @@ export type BuildOptions = ServerOptions;
  * only the routes registered after them, so the modules' routes come last.
  */
 export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<App> {
-  const app = createServer(deps, options); //  logger, request ids, timeouts, trusted proxies
+  const app = createServer(deps, options); //  logger (a line a request), request ids, timeouts, proxies
   validators(app); //                           Ajv: strict bodies, coerced query strings and params
   httpMetrics(app); //                          onResponse: duration by route template
-  requestLog(app); //                           onRoute: a request's log lines name its route
   requestState(app, deps); //                   request.caller, .sessionUser, .write …
   errorHandlers(app); //                        errors and unmatched URLs in the error contract
   responseHeaders(app); //                      onRequest: X-Request-Id, nosniff, the route in the log

@@ -76,6 +76,8 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
   reply.header('x-request-id', request.id);
   // Runs before the onRequest hooks, which set it on every other answer.
   reply.header('x-content-type-options', 'nosniff');
+  // No route and no onResponse: this is the request's one log line.
+  request.log.info({ req: request, code: error.code }, 'request refused before routing');
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return answerNotFound(request, reply);
   return sendError(error, request, reply);
 }

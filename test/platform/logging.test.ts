@@ -1,7 +1,10 @@
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { App } from '../../src/platform/schema.ts';
+import { until } from '../support/until.ts';
 import { authHeaders, createApiKey, signupOwner, startWorld } from '../support/world.ts';
 
 /** The app logging at info into lines this test reads; `extend` adds hooks before it is ready. */
@@ -27,6 +30,13 @@ async function loggedApp(extend: (app: App) => void = () => {}) {
   };
   return { app, lines, records, close };
 }
+
+/** What a handler or the error handler writes about a request goes through request.log: a line so. */
+const logProbe = (app: App) =>
+  app.addHook('preHandler', (request, _reply, done) => {
+    request.log.warn('probe');
+    done();
+  });
 
 /** A new owner's key lists its audit events under the given request id. */
 async function listAuditEvents(app: App, requestId: string, withSessionCookie = false) {
@@ -67,18 +77,75 @@ describe('logs', () => {
   });
 
   it("name the request's route and workspace on the lines its own logger writes", async () => {
-    // What a handler or the error handler writes about the request goes through request.log.
-    const { app, records, close } = await loggedApp((app) =>
-      app.addHook('preHandler', (request, _reply, done) => {
-        request.log.warn('probe');
-        done();
-      }),
-    );
+    const { app, records, close } = await loggedApp(logProbe);
     try {
       const { owner } = await listAuditEvents(app, 'log-test-2');
       const probe = records().find((r) => r.reqId === 'log-test-2' && r.msg === 'probe');
       expect(probe).toMatchObject({ workspace_id: owner.workspaceId, route: '/v1/:env/audit-events' });
     } finally {
+      await close();
+    }
+  });
+
+  it('name the route of a request no key signs, from its first line', async () => {
+    const { app, records, close } = await loggedApp(logProbe);
+    try {
+      const res = await app.inject({
+        method: 'GET',
+        url: '/openapi.json',
+        headers: { 'x-request-id': 'log-test-3' },
+      });
+      expect(res.statusCode).toBe(200);
+      const probe = records().find((r) => r.reqId === 'log-test-3' && r.msg === 'probe');
+      expect(probe).toMatchObject({ route: '/openapi.json' });
+    } finally {
+      await close();
+    }
+  });
+
+  it('write a line for a request refused before routing', async () => {
+    const { app, records, close } = await loggedApp();
+    try {
+      const res = await app.inject({ method: 'GET', url: '/%zz', headers: { 'x-request-id': 'log-test-4' } });
+      expect(res.statusCode).toBe(400);
+      expect(records().filter((r) => r.reqId === 'log-test-4')).toMatchObject([
+        { msg: 'request refused before routing', code: 'FST_ERR_BAD_URL', req: { method: 'GET' } },
+      ]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('write a line for a request whose client went away before its answer', async () => {
+    let arrived = false;
+    let release = () => {};
+    const { app, records, close } = await loggedApp((app) =>
+      app.get('/slow', async () => {
+        arrived = true;
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        return { ok: true };
+      }),
+    );
+    try {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = app.server.address() as AddressInfo;
+      const client = request({
+        port,
+        host: '127.0.0.1',
+        path: '/slow',
+        headers: { 'x-request-id': 'log-test-5' },
+      });
+      client.on('error', () => {});
+      client.end();
+      expect(await until(() => arrived, 5000)).toBe(true);
+      client.destroy();
+      const aborted = () => records().find((r) => r.reqId === 'log-test-5' && r.msg === 'request aborted');
+      expect(await until(() => aborted() !== undefined, 5000)).toBe(true);
+      expect(aborted()).toMatchObject({ route: '/slow', req: { method: 'GET', url: '/slow' } });
+    } finally {
+      release();
       await close();
     }
   });

@@ -2,9 +2,12 @@ import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogCont
 import type { App } from '../schema.ts';
 
 /**
- * One line a request, written when its answer has gone: method and URL (documents and secrets censored
- * by the req serializer), status and time, the request's id, route and workspace. Fastify's own pair of
- * lines (one on arrival, one on answer) serialised, redacted and wrote twice what this one says.
+ * One line a request, written when its answer has gone: method and URL (query values that may hold a
+ * document or a secret censored by the req serializer), status and time, the request's id, route and
+ * workspace. Fastify's own pair of lines (one on arrival, one on answer) serialised, redacted and
+ * wrote twice what this one says. The arrival is logged at debug, for an operator chasing a request
+ * that never ends; a request whose client went away first is logged when it does (requestLog), and
+ * one refused before routing by its handler (client-errors.ts).
  *
  * The line of an answered request goes through a child logger that does not redact: every field of it
  * is an id, a route template, a number or what the req serializer made (method, censored URL, host,
@@ -56,9 +59,22 @@ export function requestLog(app: App): void {
     route.childLoggerFactory = (logger, bindings, options) =>
       logger.child({ ...bindings, route: url }, options);
   });
+  // A request whose connection closed before its answer was sent never reaches requestCompleted:
+  // its client went away (or timed out) while it was read or handled. Its line is written then.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.raw.once('close', () => {
+      if (!reply.sent) {
+        request.log.info({ req: request, responseTime: reply.elapsedTime }, 'request aborted');
+      }
+    });
+    done();
+  });
 }
 
-/** Names the request's workspace on every line it logs from here on. */
+/**
+ * Names the request's workspace on every line it logs from here on. A route's own log level or
+ * serializers would be lost here (the child is the root's): no route sets any.
+ */
 export function logWorkspace(request: FastifyRequest, reply: FastifyReply, workspaceId: string): void {
   const log: FastifyBaseLogger = request.server.log.child({
     reqId: request.id,

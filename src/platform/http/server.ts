@@ -7,7 +7,7 @@ import type { Deps } from '../context.ts';
 import { LOG_REDACT_PATHS, prettyTransport, redactUrl } from '../logging.ts';
 import type { App } from '../schema.ts';
 import { serverTimeouts } from '../server-options.ts';
-import { OneLineRequestLog } from './request-log.ts';
+import { OneLineRequestLog, requestLog } from './request-log.ts';
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
@@ -51,6 +51,7 @@ export function createServer(deps: Deps, options: ServerOptions): App {
     clientErrorHandler: answerClientError,
     frameworkErrors: answerFrameworkError,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  requestLog(app); // before any route: each route's requests log under its name
   rootRedirect(app);
   return app;
 }
