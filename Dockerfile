@@ -28,6 +28,10 @@ COPY packages/sdk/package.json packages/sdk/package.json
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
 FROM node:20.19.5-bookworm-slim AS runtime
+# A 32 MB semi-space (V8's default is 16): a request's garbage is young, and half as many scavenges
+# halve the CPU spent on garbage collection (docs/performance.md, docs/scaling.md for the memory).
+# npm start and bin/lastro say the same; `docker run -e NODE_OPTIONS=...` replaces it.
+ENV NODE_OPTIONS=--max-semi-space-size=32
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
@@ -51,8 +55,6 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.METRICS_PORT || 9464) + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node is PID 1 (exec form, no shell or npm in between): SIGTERM reaches src/main.ts, which stops
-# accepting, finishes in-flight requests and task rounds, and closes the database. A 32 MB semi-space
-# (V8's default is 16): a request's garbage is young, and half as many scavenges halve the CPU spent
-# on garbage collection (docs/performance.md); npm start and bin/lastro say the same.
-ENTRYPOINT ["node", "--max-semi-space-size=32", "--import", "tsx", "src/main.ts"]
+# accepting, finishes in-flight requests and task rounds, and closes the database.
+ENTRYPOINT ["node", "--import", "tsx", "src/main.ts"]
 CMD ["serve"]
