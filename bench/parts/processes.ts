@@ -60,7 +60,8 @@ async function startService(databaseUrl: string, processes: number, masterKey: s
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/main.ts', 'serve', '--processes', String(processes)],
+    // V8 as every other start of the server runs it (docs/scaling.md).
+    ['--max-semi-space-size=32', '--import', 'tsx', 'src/main.ts', 'serve', '--processes', String(processes)],
     {
       cwd: root,
       stdio: 'ignore',

@@ -29,7 +29,8 @@ export function service(env: Record<string, string>, port: number): Service {
   // The API and the worker run side by side: each takes any free metrics port.
   const fullEnv = { ...process.env, METRICS_PORT: '0', ...env, PORT: String(port), HOST: '127.0.0.1' };
   const spawnLastro = (args: string[]) =>
-    spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+    // V8 as every other start of the server runs it (docs/scaling.md).
+    spawn(process.execPath, ['--max-semi-space-size=32', '--import', 'tsx', 'src/main.ts', ...args], {
       cwd: root,
       env: fullEnv,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -93,6 +93,9 @@ describe('Dockerfile and compose.yaml', () => {
     const scripts = JSON.parse(readFileSync('package.json', 'utf8')).scripts as Record<string, string>;
     for (const name of ['start', 'worker', 'bench']) expect(scripts[name]).toContain(flag);
     expect(readFileSync('bin/lastro', 'utf8')).toContain(`NODE_OPTIONS="${flag}`);
+    // What the soak and the processes bench start is the server too.
+    for (const file of ['scripts/soak/processes.ts', 'bench/parts/processes.ts'])
+      expect(readFileSync(file, 'utf8')).toContain(`'${flag}', '--import', 'tsx', 'src/main.ts'`);
   });
 
   it('compose runs the migration, the API without workers, and a separate worker on one key', () => {

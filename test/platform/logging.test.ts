@@ -8,7 +8,7 @@ import { until } from '../support/until.ts';
 import { authHeaders, createApiKey, signupOwner, startWorld } from '../support/world.ts';
 
 /** The app logging at info into lines this test reads; `extend` adds hooks before it is ready. */
-async function loggedApp(extend: (app: App) => void = () => {}) {
+async function loggedApp(extend: (app: App) => void = () => {}, logLevel: 'info' | 'debug' = 'info') {
   const lines: string[] = [];
   const stream = new Writable({
     write(chunk, _encoding, done) {
@@ -18,7 +18,7 @@ async function loggedApp(extend: (app: App) => void = () => {}) {
   });
   const world = await startWorld();
   const app = await buildApp(
-    { ...world.deps, config: { ...world.deps.config, logLevel: 'info' } },
+    { ...world.deps, config: { ...world.deps.config, logLevel } },
     { logStream: stream },
   );
   extend(app);
@@ -98,6 +98,25 @@ describe('logs', () => {
       expect(res.statusCode).toBe(200);
       const probe = records().find((r) => r.reqId === 'log-test-3' && r.msg === 'probe');
       expect(probe).toMatchObject({ route: '/openapi.json' });
+    } finally {
+      await close();
+    }
+  });
+
+  it('write the arrival of a request too at debug level', async () => {
+    const { app, records, close } = await loggedApp(() => {}, 'debug');
+    try {
+      const res = await app.inject({
+        method: 'GET',
+        url: '/openapi.json',
+        headers: { 'x-request-id': 'log-test-6' },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(
+        records()
+          .filter((r) => r.reqId === 'log-test-6')
+          .map((r) => r.msg),
+      ).toEqual(['incoming request', 'request completed']);
     } finally {
       await close();
     }

@@ -18,13 +18,17 @@ import type { App } from '../schema.ts';
 export class OneLineRequestLog extends LogController {
   private access?: FastifyBaseLogger;
 
-  override incomingRequest(): void {}
+  override incomingRequest(request: FastifyRequest): void {
+    if (this.isLogDisabled(request)) return;
+    request.log.debug({ req: request }, 'incoming request');
+  }
 
   override requestCompleted(
     error: Error | null | undefined,
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
+    if (this.isLogDisabled(request)) return;
     if (error) {
       reply.log.error(
         { req: request, res: reply, err: error, responseTime: reply.elapsedTime },
