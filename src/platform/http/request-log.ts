@@ -19,7 +19,6 @@ export class OneLineRequestLog extends LogController {
   private access?: FastifyBaseLogger;
 
   override incomingRequest(request: FastifyRequest): void {
-    if (this.isLogDisabled(request)) return;
     request.log.debug({ req: request }, 'incoming request');
   }
 
@@ -28,7 +27,6 @@ export class OneLineRequestLog extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
-    if (this.isLogDisabled(request)) return;
     if (error) {
       reply.log.error(
         { req: request, res: reply, err: error, responseTime: reply.elapsedTime },
