@@ -24,6 +24,6 @@ export function authentication(app: App, deps: Deps, chargeFailedAuth: ChargeFai
       await chargeFailedAuth(request, error);
       throw error;
     });
-    logWorkspace(request, reply, request.caller.workspaceId);
+    logWorkspace(request, reply);
   });
 }

@@ -36,14 +36,7 @@ export class OneLineRequestLog extends LogController {
     }
     this.access ??= request.server.log.child({}, { redact: { paths: [] } });
     this.access.info(
-      {
-        reqId: request.id,
-        route: request.routeOptions.url,
-        workspace_id: request.caller?.workspaceId,
-        req: request,
-        res: reply,
-        responseTime: reply.elapsedTime,
-      },
+      { ...bindingsOf(request), req: request, res: reply, responseTime: reply.elapsedTime },
       'request completed',
     );
   }
@@ -73,16 +66,17 @@ export function requestLog(app: App): void {
   });
 }
 
+/** What names a request on its lines: its id, its route and, once authenticated, its workspace. */
+function bindingsOf(request: FastifyRequest) {
+  return { reqId: request.id, route: request.routeOptions.url, workspace_id: request.caller?.workspaceId };
+}
+
 /**
- * Names the request's workspace on every line it logs from here on. A route's own log level or
- * serializers would be lost here (the child is the root's): no route sets any.
+ * Names the authenticated caller's workspace on every line the request logs from here on. A route's
+ * own log level or serializers would be lost here (the child is the root's): no route sets any.
  */
-export function logWorkspace(request: FastifyRequest, reply: FastifyReply, workspaceId: string): void {
-  const log: FastifyBaseLogger = request.server.log.child({
-    reqId: request.id,
-    route: request.routeOptions.url,
-    workspace_id: workspaceId,
-  });
+export function logWorkspace(request: FastifyRequest, reply: FastifyReply): void {
+  const log: FastifyBaseLogger = request.server.log.child(bindingsOf(request));
   request.log = log;
   reply.log = log;
 }
