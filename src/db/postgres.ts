@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { isConnectionError } from './connection-errors.ts';
+import { LeanQuery } from './lean-query.ts';
 import {
   causeOf,
   committed,
@@ -11,7 +12,6 @@ import {
   type Row,
   type TransactionOptions,
   type Tx,
-  toDriverParams,
   transactionHandle,
 } from './types.ts';
 
@@ -47,28 +47,43 @@ function statementName(text: string): string | undefined {
   return name;
 }
 
-async function send(client: pg.Pool | pg.PoolClient, text: string, values: unknown[] | undefined) {
-  const name = values === undefined ? undefined : statementName(text);
-  try {
-    return await client.query(name === undefined ? { text, values } : { name, text, values });
-  } catch (error) {
-    if (isStalePlan(error) && statementNames.get(text) === name) {
-      generation++;
-      statementNames.clear();
-    }
-    throw error;
-  }
-}
-
-const run = async <R>(client: pg.Pool | pg.PoolClient, text: string, params?: readonly unknown[]) => {
-  const values = toDriverParams(params);
-  // Outside a transaction nothing was aborted: the statement is sent again, prepared afresh.
-  const result = await send(client, text, values).catch((error: unknown) => {
-    if (client instanceof pg.Pool && isStalePlan(error)) return send(client, text, values);
-    throw error;
+/**
+ * One statement, answered by one promise settled from pg's callback: no promise per layer. A
+ * statement whose prepared form a migration made stale has every name forgotten; outside a
+ * transaction nothing was aborted, so it is sent once more, prepared afresh.
+ */
+function run<R>(client: pg.Pool | pg.PoolClient, text: string, params?: readonly unknown[]) {
+  // pg writes bigints, and arrays of them, as their decimal text itself.
+  const values = params as unknown[] | undefined;
+  return new Promise<QueryResult<R>>((resolve, reject) => {
+    const send = (again: boolean) => {
+      const name = values === undefined ? undefined : statementName(text);
+      const query = new LeanQuery(name === undefined ? { text, values } : { name, text, values });
+      // pg answers success with a null error, the pool's callback with an undefined one.
+      const answered = (error: Error | null | undefined, result?: unknown) => {
+        if (!error) {
+          const { rows, rowCount } = result as pg.QueryResult;
+          resolve({ rows: rows as R[], rowCount: rowCount ?? 0 });
+          return;
+        }
+        if (!isStalePlan(error)) return reject(error);
+        if (statementNames.get(text) === name) {
+          generation++;
+          statementNames.clear();
+        }
+        if (again) send(false);
+        else reject(error);
+      };
+      // The pool releases its client from the callback it passes: it must not find one set.
+      if (client instanceof pg.Pool) client.query(query as unknown as pg.QueryConfig, answered);
+      else {
+        query.callback = answered;
+        client.query(query as unknown as pg.QueryConfig);
+      }
+    };
+    send(client instanceof pg.Pool);
   });
-  return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 } satisfies QueryResult<R>;
-};
+}
 
 export function openPostgres(connectionString: string, max = 20): Database {
   // Pipelining: a query issued while another is in flight on the same client is sent at once, not
