@@ -34,7 +34,7 @@ async function loggedApp(extend: (app: App) => void = () => {}, logLevel: 'info'
 /** What a handler or the error handler writes about a request goes through request.log: a line so. */
 const logProbe = (app: App) =>
   app.addHook('preHandler', (request, _reply, done) => {
-    request.log.warn('probe');
+    request.log.warn({ body: { password: 'hunter2', note: 'kept' } }, 'probe');
     done();
   });
 
@@ -82,6 +82,8 @@ describe('logs', () => {
       const { owner } = await listAuditEvents(app, 'log-test-2');
       const probe = records().find((r) => r.reqId === 'log-test-2' && r.msg === 'probe');
       expect(probe).toMatchObject({ workspace_id: owner.workspaceId, route: '/v1/:env/audit-events' });
+      // The request's own logger still redacts what it is given.
+      expect(probe?.body).toEqual({ password: '[redacted]', note: 'kept' });
     } finally {
       await close();
     }
