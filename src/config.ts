@@ -18,6 +18,8 @@ export interface Config {
   publicBaseUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** How connections reach PostgreSQL: directly or through a session-mode pool, or a transaction-mode pooler. */
+  databasePoolMode: DatabasePoolMode;
   masterKey: string | undefined;
   logLevel: LogLevel;
   sandboxSettleMs: number;
@@ -159,6 +161,8 @@ function trustedProxies(env: Env): string[] {
 }
 
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+export type DatabasePoolMode = 'session' | 'transaction';
+const POOL_MODES: DatabasePoolMode[] = ['session', 'transaction'];
 
 /** Reads every setting once and validates it; a bad value throws a ConfigError naming the setting. */
 export function loadConfig(env: Env = process.env): Config {
@@ -177,12 +181,17 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('HEADERS_TIMEOUT_MS', `must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
   }
   const port = integer(env, 'PORT', 3000, 0, 65535);
+  const databasePoolMode = (env.DATABASE_POOL_MODE || 'session') as DatabasePoolMode;
+  if (!POOL_MODES.includes(databasePoolMode)) {
+    throw new ConfigError('DATABASE_POOL_MODE', `must be one of ${POOL_MODES.join(', ')}`);
+  }
   return {
     port,
     host,
     publicBaseUrl: publicBaseUrl(env, port),
     dataDir: path.resolve(env.DATA_DIR || './.lastro'),
     databaseUrl: postgresUrl(env),
+    databasePoolMode,
     masterKey,
     logLevel,
     sandboxSettleMs: integer(env, 'SANDBOX_SETTLE_MS', 1000, 0, 3_600_000),
@@ -230,6 +239,12 @@ export const SETTINGS: { name: string; default: string; meaning: string }[] = [
     meaning: 'embedded database files, lock file, generated master key',
   },
   { name: 'DATABASE_URL', default: '(unset)', meaning: 'postgres:// URL; unset runs on embedded PGlite' },
+  {
+    name: 'DATABASE_POOL_MODE',
+    default: 'session',
+    meaning:
+      'transaction when a transaction-mode pooler (PgBouncer) stands before PostgreSQL: every statement run is then described afresh',
+  },
   {
     name: 'MASTER_KEY',
     default: '(generated)',

@@ -21,6 +21,8 @@ export class LeanQuery extends (pg.Query as unknown as QueryClass) {
   private describing = false;
   // Set when this execution reads its rows by a description an earlier one kept.
   private reusing = false;
+  /** false: every run asks for its description (a transaction-mode pooler stands between). */
+  keepsDescriptions = true;
   private connection: Connection | undefined;
 
   override prepare(connection: Connection): void {
@@ -38,9 +40,10 @@ export class LeanQuery extends (pg.Query as unknown as QueryClass) {
       connection.sync();
       return;
     }
-    const known = name === undefined ? undefined : descriptionsOf(connection).get(name);
+    const keeps = name !== undefined && this.keepsDescriptions;
+    const known = keeps ? descriptionsOf(connection).get(name) : undefined;
     if (known === undefined) {
-      this.describing = name !== undefined;
+      this.describing = keeps;
       connection.describe({ type: 'P', name: '' });
     } else {
       this.reusing = true;
@@ -63,13 +66,15 @@ export class LeanQuery extends (pg.Query as unknown as QueryClass) {
    * A pooler in transaction mode (PgBouncer's max_prepared_statements) may prepare the statement
    * again on another server connection, after a migration changed its columns, where this
    * connection would have been refused: rows of another width than the kept description are then
-   * refused as that refusal would be, the description forgotten, and the caller prepares anew.
+   * refused with the code of that refusal and the description forgotten. Unlike that refusal, it
+   * comes after the statement ran: the caller must not send it again outside a transaction. Columns
+   * changed without a change of width go unseen (DATABASE_POOL_MODE=transaction describes every run).
    */
   override handleDataRow(message: { fields: unknown[] }): void {
     if (this.reusing && message.fields.length !== this._result.fields.length && !this._canceledDueToError) {
       if (this.connection !== undefined && this.name !== undefined)
         descriptionsOf(this.connection).delete(this.name);
-      this._canceledDueToError = staleDescription();
+      this._canceledDueToError = new StaleDescriptionError();
       return;
     }
     super.handleDataRow(message);
@@ -100,12 +105,16 @@ export class LeanQuery extends (pg.Query as unknown as QueryClass) {
   }
 }
 
-/** As PostgreSQL refuses a prepared statement whose columns changed (isStalePlan knows it). */
-function staleDescription(): Error {
-  const error = new Error(
-    'cached plan must not change result type (its rows no longer match their description)',
-  );
-  return Object.assign(error, { code: '0A000', routine: 'RevalidateCachedQuery' });
+/**
+ * Rows that no longer match their kept description, refused with the code PostgreSQL refuses a
+ * prepared statement whose columns changed (isStalePlan knows it), but after the statement ran.
+ */
+export class StaleDescriptionError extends Error {
+  readonly code = '0A000';
+  readonly routine = 'RevalidateCachedQuery';
+  constructor() {
+    super('cached plan must not change result type (its rows no longer match their kept description)');
+  }
 }
 
 /**

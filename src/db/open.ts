@@ -76,7 +76,9 @@ async function ensurePostgresDatabase(url: string): Promise<void> {
 export async function openDatabase(config: Config): Promise<Database> {
   if (config.databaseUrl) {
     await ensurePostgresDatabase(config.databaseUrl);
-    return openPostgres(config.databaseUrl);
+    return openPostgres(config.databaseUrl, 20, {
+      describeEveryRun: config.databasePoolMode === 'transaction',
+    });
   }
   mkdirSync(config.dataDir, { recursive: true });
   const unlock = lockDataDir(config.dataDir);

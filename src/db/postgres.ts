@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { isConnectionError } from './connection-errors.ts';
-import { LeanQuery } from './lean-query.ts';
+import { LeanQuery, StaleDescriptionError } from './lean-query.ts';
 import {
   causeOf,
   committed,
@@ -47,18 +47,30 @@ function statementName(text: string): string | undefined {
   return name;
 }
 
+interface RunOptions {
+  /** Every run asks PostgreSQL to describe its result (a transaction-mode pooler stands between). */
+  describeEveryRun: boolean;
+}
+
 /**
  * One statement, answered by one promise settled from pg's callback: no promise per layer. A
  * statement whose prepared form a migration made stale has every name forgotten; outside a
- * transaction nothing was aborted, so it is sent once more, prepared afresh.
+ * transaction, one PostgreSQL refused at Bind never ran, so it is sent once more, prepared afresh.
+ * One whose rows no longer matched their kept description has run, and is never sent again.
  */
-function run<R>(client: pg.Pool | pg.PoolClient, text: string, params?: readonly unknown[]) {
+function run<R>(
+  client: pg.Pool | pg.PoolClient,
+  options: RunOptions,
+  text: string,
+  params?: readonly unknown[],
+) {
   // pg writes bigints, and arrays of them, as their decimal text itself.
   const values = params as unknown[] | undefined;
   return new Promise<QueryResult<R>>((resolve, reject) => {
     const send = (again: boolean) => {
       const name = values === undefined ? undefined : statementName(text);
       const query = new LeanQuery(name === undefined ? { text, values } : { name, text, values });
+      query.keepsDescriptions = !options.describeEveryRun;
       // pg answers success with a null error, the pool's callback with an undefined one.
       const answered = (error: Error | null | undefined, result?: unknown) => {
         if (!error) {
@@ -71,7 +83,7 @@ function run<R>(client: pg.Pool | pg.PoolClient, text: string, params?: readonly
           generation++;
           statementNames.clear();
         }
-        if (again) send(false);
+        if (again && !(error instanceof StaleDescriptionError)) send(false);
         else reject(error);
       };
       // The pool releases its client from the callback it passes: it must not find one set.
@@ -85,7 +97,11 @@ function run<R>(client: pg.Pool | pg.PoolClient, text: string, params?: readonly
   });
 }
 
-export function openPostgres(connectionString: string, max = 20): Database {
+export function openPostgres(
+  connectionString: string,
+  max = 20,
+  runOptions: RunOptions = { describeEveryRun: false },
+): Database {
   // Pipelining: a query issued while another is in flight on the same client is sent at once, not
   // after the answer (a group-commit savepoint travels with the request's first statement).
   const pool = new pg.Pool({ connectionString, max, pipeline: true } as pg.PoolConfig);
@@ -95,11 +111,11 @@ export function openPostgres(connectionString: string, max = 20): Database {
   const listeners = new Set<() => void>();
   return {
     kind: 'postgres',
-    query: <R = Row>(text: string, params?: readonly unknown[]) => run<R>(pool, text, params),
+    query: <R = Row>(text: string, params?: readonly unknown[]) => run<R>(pool, runOptions, text, params),
     async transaction<T>(fn: (tx: Tx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
       const retries = options.retries ?? 3;
       for (let attempt = 0; ; attempt++) {
-        const outcome = await attemptTransaction(pool, fn, options);
+        const outcome = await attemptTransaction(pool, fn, options, runOptions);
         if (outcome.ok) return outcome.value;
         if (attempt < retries && outcome.retryable) {
           // Jittered, growing pause: two writers that deadlocked must not meet again in lockstep.
@@ -130,8 +146,9 @@ async function attemptTransaction<T>(
   pool: pg.Pool,
   fn: (tx: Tx) => Promise<T>,
   options: TransactionOptions,
+  runOptions: RunOptions,
 ): Promise<Attempt<T>> {
-  const lease = await leaseClient(pool);
+  const lease = await leaseClient(pool, runOptions);
   const { client, tx } = lease;
   try {
     // One round trip for both: BEGIN and the lock timeout travel as one simple-protocol query.
@@ -189,7 +206,7 @@ interface CorkableStream {
 const corked = new WeakSet<CorkableStream>();
 
 /** A client checked out for one transaction, and the transaction's handle on it. */
-async function leaseClient(pool: pg.Pool) {
+async function leaseClient(pool: pg.Pool, runOptions: RunOptions) {
   const client = await pool.connect();
   // A checked-out client has no listener of the pool's: without this one, a backend terminated
   // mid-transaction is an unhandled 'error' event, which ends the process.
@@ -201,7 +218,7 @@ async function leaseClient(pool: pg.Pool) {
   const tx: Tx = transactionHandle({
     query: <R = Row>(text: string, params?: readonly unknown[]) => {
       coalesceWrites(client);
-      return run<R>(client, text, params);
+      return run<R>(client, runOptions, text, params);
     },
     exec: async (sql: string) => {
       coalesceWrites(client);

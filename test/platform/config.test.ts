@@ -35,6 +35,11 @@ describe('config', () => {
     expect(loadConfig({ GROUP_COMMIT_LANES: '16' }).groupCommitLanes).toBe(16);
   });
 
+  it('takes the pool mode: session by default, transaction when a pooler stands between', () => {
+    expect(loadConfig({}).databasePoolMode).toBe('session');
+    expect(loadConfig({ DATABASE_POOL_MODE: 'transaction' }).databasePoolMode).toBe('transaction');
+  });
+
   it.each([
     ['PORT', 'abc'],
     ['PORT', '70000'],
@@ -42,6 +47,7 @@ describe('config', () => {
     ['DATABASE_URL', 'not a url'],
     ['MASTER_KEY', 'short'],
     ['LOG_LEVEL', 'loud'],
+    ['DATABASE_POOL_MODE', 'statement'],
     ['SANDBOX_SETTLE_MS', '-1'],
     ['WEBHOOK_ALLOW_PRIVATE', 'yes'],
     ['RATE_LIMIT_MAX', '0'],
