@@ -185,6 +185,12 @@ export function loadConfig(env: Env = process.env): Config {
   if (!POOL_MODES.includes(databasePoolMode)) {
     throw new ConfigError('DATABASE_POOL_MODE', `must be one of ${POOL_MODES.join(', ')}`);
   }
+  if (databasePoolMode === 'transaction' && !env.DATABASE_URL) {
+    throw new ConfigError(
+      'DATABASE_POOL_MODE',
+      'transaction needs DATABASE_URL (embedded PGlite has no pooler)',
+    );
+  }
   return {
     port,
     host,

@@ -83,7 +83,10 @@ function run<R>(
           generation++;
           statementNames.clear();
         }
-        if (again && !(error instanceof StaleDescriptionError)) send(false);
+        // Outside a transaction, a statement that ran is neither sent again nor retried whole: its
+        // write (if any) has committed, and only its rows could not be read.
+        if (error instanceof StaleDescriptionError) reject(again ? ranUnread(error) : error);
+        else if (again) send(false);
         else reject(error);
       };
       // The pool releases its client from the callback it passes: it must not find one set.
@@ -95,6 +98,11 @@ function run<R>(
     };
     send(client instanceof pg.Pool);
   });
+}
+
+/** A statement that ran outside a transaction and whose rows could not be read: not retryable. */
+function ranUnread(cause: StaleDescriptionError): Error {
+  return new Error('the statement ran, but its rows no longer matched their kept description', { cause });
 }
 
 export function openPostgres(

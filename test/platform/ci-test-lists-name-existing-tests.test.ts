@@ -31,6 +31,8 @@ describe.each(['postgres-tests', 'citus-tests'])('.ci/%s', (list) => {
 it('.ci/postgres-tests lists or leaves out, saying why, every test that does something only on PostgreSQL', () => {
   const lines = linesOf('postgres-tests');
   const leftOut = lines.flatMap((line) => /^# left out: (\S+) \(.+\)$/.exec(line)?.[1] ?? []);
+  expect(leftOut.filter((file) => !existsSync(path.join(root, file)))).toEqual([]);
+  expect(leftOut.filter((file) => listed('postgres-tests').includes(file))).toEqual([]);
   const covered = new Set([...listed('postgres-tests'), ...leftOut]);
   const postgresOnly = [...testFiles('src'), ...testFiles('test')].filter((file) =>
     /onRealPostgres\(|testServerUrl\(/.test(readFileSync(path.join(root, file), 'utf8')),

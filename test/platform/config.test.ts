@@ -37,7 +37,12 @@ describe('config', () => {
 
   it('takes the pool mode: session by default, transaction when a pooler stands between', () => {
     expect(loadConfig({}).databasePoolMode).toBe('session');
-    expect(loadConfig({ DATABASE_POOL_MODE: 'transaction' }).databasePoolMode).toBe('transaction');
+    const url = 'postgres://postgres@127.0.0.1:5432/lastro';
+    expect(loadConfig({ DATABASE_URL: url, DATABASE_POOL_MODE: 'transaction' }).databasePoolMode).toBe(
+      'transaction',
+    );
+    // PGlite has no pooler: the setting would be read and do nothing.
+    expect(() => loadConfig({ DATABASE_POOL_MODE: 'transaction' })).toThrowError(/DATABASE_URL/);
   });
 
   it.each([
