@@ -26,6 +26,12 @@ function run(client: pg.Client, config: { name?: string; text: string; values?: 
   });
 }
 
+/** Runs of one named statement on `client`, given its parameters. */
+const statement =
+  (client: pg.Client, name: string, text: string) =>
+  (...values: unknown[]) =>
+    run(client, { name, text, values });
+
 describe.runIf(onRealPostgres())('a named statement run again on its connection', () => {
   let client: pg.Client;
   let counter: { describes: number };
@@ -61,12 +67,7 @@ describe.runIf(onRealPostgres())('a named statement run again on its connection'
 
   it('that returns no rows is described once too, and still counts what it changed', async () => {
     const before = counter.describes;
-    const touch = (weight: bigint) =>
-      run(client, {
-        name: 'parcel_weigh',
-        text: 'UPDATE parcels SET weight = $1 WHERE id = 1',
-        values: [weight],
-      });
+    const touch = statement(client, 'parcel_weigh', 'UPDATE parcels SET weight = $1 WHERE id = 1');
     const results = [await touch(5n), await touch(6n), await touch(7n)];
     expect(counter.describes - before).toBe(1);
     expect(results.map((result) => [result.command, result.rowCount, result.rows])).toEqual([
@@ -79,12 +80,7 @@ describe.runIf(onRealPostgres())('a named statement run again on its connection'
 
   it('that failed before it was described is described when it next runs', async () => {
     const before = counter.describes;
-    const insert = (id: unknown) =>
-      run(client, {
-        name: 'parcel_new',
-        text: 'INSERT INTO parcels (id) VALUES ($1) RETURNING id',
-        values: [id],
-      });
+    const insert = statement(client, 'parcel_new', 'INSERT INTO parcels (id) VALUES ($1) RETURNING id');
     // Refused at Bind: the server skips the Describe behind it, and no description is kept.
     await expect(insert('one')).rejects.toThrow(/invalid input syntax/);
     expect((await insert(2)).rows).toEqual([{ id: 2 }]);

@@ -309,7 +309,7 @@ export function isStalePlan(error: unknown): boolean {
   );
 }
 
-/** bigint parameters travel as their decimal text; both drivers then cast them to BIGINT. */
+/** bigint parameters travel to PGlite as their decimal text, as pg writes them itself; the server casts them. */
 export function toDriverParams(params: readonly unknown[] | undefined): unknown[] | undefined {
   if (!params) return undefined;
   return params.map((value) => {
