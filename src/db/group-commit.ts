@@ -29,16 +29,22 @@
  * If any request of that attempt fails (a refusal, a replayed key, an SQL error), the attempt is
  * rolled back whole and the batch runs again as above, one savepoint per request, where each
  * request's failure is its own; the lane then stays with savepoints for a few batches, so a
- * workspace that keeps sending refused writes does not pay for every batch twice.
+ * workspace that keeps sending refused writes does not pay for every batch twice. In such an attempt
+ * the requests of one workspace share statements: the rows they left held go as one statement
+ * (joined-writes.ts), and the settings they read with `sharedRead` are read once.
  */
 import { AppError } from '../platform/errors.ts';
 import { isConnectionError } from './connection-errors.ts';
+import { isCitusCluster } from './distribute.ts';
+import { JoinedWrites } from './joined-writes.ts';
 import {
   causeOf,
   commitHooksMark,
   type Database,
   dropCommitHooksSince,
   isRetryable,
+  type QueryResult,
+  type Row,
   requestScope,
   rootOf,
   type Tx,
@@ -94,6 +100,41 @@ export function isInterleaved(tx: Tx): boolean {
   return interleaving.has(rootOf(tx));
 }
 
+const sharedReads = new WeakMap<Tx, Map<string, Map<string, Promise<QueryResult<Row>>>>>();
+
+/**
+ * A read of settings (a party, its keys, its fees) that the requests of an interleaved attempt share:
+ * those that read the same text with the same parameters get the rows of one statement, and must not
+ * change them. The interleave contract already says such reads see nothing another request of the
+ * batch writes. Anywhere else it is tx.query.
+ */
+export function sharedRead<R extends Row>(
+  tx: Tx,
+  text: string,
+  params: readonly (string | null)[],
+): Promise<QueryResult<R>> {
+  if (!isInterleaved(tx)) return tx.query<R>(text, params);
+  const root = rootOf(tx);
+  let byText = sharedReads.get(root);
+  if (byText === undefined) {
+    byText = new Map();
+    sharedReads.set(root, byText);
+  }
+  let byParams = byText.get(text);
+  if (byParams === undefined) {
+    byParams = new Map();
+    byText.set(text, byParams);
+  }
+  // A parameter never holds U+0000 (PostgreSQL refuses it in text), so it cannot forge a join.
+  const key = params.map((param) => (param === null ? '\u0000null' : param)).join('\u0000');
+  let read = byParams.get(key);
+  if (read === undefined) {
+    read = tx.query<Row>(text, params);
+    byParams.set(key, read);
+  }
+  return read as Promise<QueryResult<R>>;
+}
+
 /**
  * Asks for the request to run in a savepoint of its own before it writes what depends on a read
  * another request of its batch may change (a debt to recover, an idempotency key already taken):
@@ -144,6 +185,7 @@ export class GroupCommit {
   private readonly prelude?: (keys: readonly string[]) => string;
   /** Whether a lane's next batch may start while the previous one commits. */
   private readonly overlaps: boolean;
+  private acrossKeys?: Promise<boolean>;
 
   constructor(
     private readonly db: Database,
@@ -283,9 +325,13 @@ export class GroupCommit {
     }
     const timeout = batch[0]!.lockTimeoutMs;
     if (!batch.every((item) => item.interleave && item.lockTimeoutMs === timeout)) return undefined;
+    const acrossKeys = await this.joinsAcrossKeys();
     try {
       return await this.db.transaction(
-        async (tx) => readyToCommit(tx, await runInterleaved(tx, this.opening(batch), batch), committing),
+        async (tx) => {
+          const joined = new JoinedWrites(acrossKeys);
+          return readyToCommit(tx, await runInterleaved(tx, this.opening(batch), batch, joined), committing);
+        },
         { retries: 0 },
       );
     } catch (error) {
@@ -293,6 +339,23 @@ export class GroupCommit {
       this.isolatedFor[lane] = ISOLATED_AFTER_FAILURE;
       return undefined;
     }
+  }
+
+  /**
+   * Whether an interleaved batch's held rows may go as one statement across its workspaces rather
+   * than one per workspace: not on Citus, where a statement stays on one workspace's shard. Asked
+   * once; until the answer is in, and again after a failed question, per workspace.
+   */
+  private joinsAcrossKeys(): Promise<boolean> | boolean {
+    if (this.db.kind === 'pglite') return true;
+    this.acrossKeys ??= isCitusCluster(this.db).then(
+      (citus) => !citus,
+      () => {
+        this.acrossKeys = undefined;
+        return false;
+      },
+    );
+    return this.acrossKeys;
   }
 
   /** The batch's prelude (its workspaces' gates), ready to travel in front of its first command. */
@@ -357,8 +420,8 @@ function stepsOf(batch: Pending[]): Step[] {
  * with its own alone and sent once it is done, its after-commit hooks kept; a request that failed
  * sends none of them and runs none of its hooks.
  */
-async function runScoped(tx: Tx, item: Pending): Promise<unknown> {
-  const scope = requestScope(tx);
+async function runScoped(tx: Tx, item: Pending, joined?: JoinedWrites): Promise<unknown> {
+  const scope = requestScope(tx, joined && ((writes) => joined.add(item.key, writes)));
   const value = await item.fn(scope.tx);
   scope.done();
   return value;
@@ -389,7 +452,12 @@ async function runInSavepoint(tx: Tx, carried: string, item: Pending): Promise<S
  * Every request of the batch at once, no savepoint: all succeed, or the attempt is refused with
  * InterleavingFailed (rolled back by the transaction) once every request has stopped sending.
  */
-async function runInterleaved(tx: Tx, carried: string, items: Pending[]): Promise<Outcome[]> {
+async function runInterleaved(
+  tx: Tx,
+  carried: string,
+  items: Pending[],
+  joined: JoinedWrites,
+): Promise<Outcome[]> {
   const limit = items[0]!.lockTimeoutMs; // 0: no limit
   const wait = limit === 0 ? INTERLEAVED_LOCK_WAIT_MS : Math.min(limit, INTERLEAVED_LOCK_WAIT_MS);
   const opened = tx.exec(`${carried}SET LOCAL lock_timeout = ${wait}`);
@@ -397,7 +465,9 @@ async function runInterleaved(tx: Tx, carried: string, items: Pending[]): Promis
   interleaving.add(tx);
   // async: a function that throws before returning a promise is refused like one that rejects, once
   // every other request has stopped sending, never by leaving the attempt while they still write.
-  const settled = await Promise.allSettled(items.map(async (item) => runScoped(tx, item)));
+  const settled = await Promise.allSettled(items.map(async (item) => runScoped(tx, item, joined)));
+  // A failed attempt is rolled back whole: what its requests left held need not be sent.
+  if (settled.every((outcome) => outcome.status === 'fulfilled')) joined.send(tx);
   const flushed = await tx.settle().then(
     () => undefined,
     (error: unknown) => error ?? new Error('a later() write failed'),

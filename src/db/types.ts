@@ -97,7 +97,10 @@ function buildJoinedText(writes: readonly CarriedWrite[]): string {
   return `WITH ${parts.map((part, i) => `w${i} AS (${part})`).join(', ')} ${last}`;
 }
 
-/** hold() over a way to send a statement; flush() sends what is held, joined, and holds nothing. */
+/**
+ * hold() over a way to send a statement; flush() sends what is held, joined, and holds nothing; take()
+ * hands what is held to a caller that sends it joined with other requests' writes.
+ */
 function heldWrites(send: (text: string, params: readonly unknown[]) => void) {
   let held: CarriedWrite[] = [];
   return {
@@ -109,6 +112,11 @@ function heldWrites(send: (text: string, params: readonly unknown[]) => void) {
       const joined = joinWrites(held);
       held = [];
       send(joined.text, joined.params);
+    },
+    take(): CarriedWrite[] {
+      const taken = held;
+      held = [];
+      return taken;
     },
   };
 }
@@ -171,13 +179,17 @@ export function rootOf(tx: Tx): Tx {
 
 /**
  * One request's handle on a transaction other requests share (a group-commit batch): what it holds
- * is joined with its own writes only, never with another request's, so the statements it sends are
- * the same whatever runs beside it; its after-commit hooks are its own until it is done. `done` sends
- * what it still holds and hands its hooks to the transaction: a request that failed calls nothing, so
- * neither its held writes nor its hooks outlive it.
+ * before its next statement is joined with its own writes only, never with another request's; its
+ * after-commit hooks are its own until it is done. `done` hands its hooks to the transaction and
+ * sends what it still holds, or gives it to `release` when the batch joins the writes its requests
+ * left held (src/db/group-commit.ts): a request that failed calls nothing, so neither its held writes
+ * nor its hooks outlive it.
  */
-export function requestScope(tx: Tx): { tx: Tx; done: () => void } {
-  const { hold, flush } = heldWrites((text, params) => tx.later(text, params));
+export function requestScope(
+  tx: Tx,
+  release?: (writes: CarriedWrite[]) => void,
+): { tx: Tx; done: () => void } {
+  const { hold, flush, take } = heldWrites((text, params) => tx.later(text, params));
   const scoped: Tx & { [ROOT]: Tx } = {
     [ROOT]: rootOf(tx),
     inTransaction: true,
@@ -200,7 +212,11 @@ export function requestScope(tx: Tx): { tx: Tx; done: () => void } {
     },
   };
   const done = () => {
-    flush();
+    if (release === undefined) flush();
+    else {
+      const left = take();
+      if (left.length > 0) release(left);
+    }
     for (const fn of onCommit.get(scoped) ?? []) afterCommit(tx, fn);
     onCommit.delete(scoped);
   };

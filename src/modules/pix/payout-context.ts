@@ -1,3 +1,4 @@
+import { sharedRead } from '../../db/group-commit.ts';
 import type { Tx } from '../../db/types.ts';
 import type { Caller } from '../../platform/context.ts';
 import { notFound } from '../../platform/errors.ts';
@@ -24,7 +25,8 @@ export interface PayoutContext {
  * is on the hot path of a merchant's balance, and every statement saved is latency saved.
  */
 export async function loadPayoutContext(tx: Tx, caller: Caller, partyId?: string): Promise<PayoutContext> {
-  const { rows } = await tx.query<{
+  // Shared: a batch of one merchant's payouts reads its settings once (src/db/group-commit.ts).
+  const { rows } = await sharedRead<{
     party_id: string;
     party_status: string;
     kyc_status: string;
@@ -35,6 +37,7 @@ export async function loadPayoutContext(tx: Tx, caller: Caller, partyId?: string
     fixed_minor: bigint | null;
     bps: number | null;
   }>(
+    tx,
     `SELECT p.id AS party_id, p.status AS party_status, p.kyc_status, sk.pix_key, sk.pix_key_type, sk.holder_name, sk.holder_document,
             fs.fixed_minor, fs.bps
        FROM parties p
