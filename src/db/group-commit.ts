@@ -30,8 +30,9 @@
  * rolled back whole and the batch runs again as above, one savepoint per request, where each
  * request's failure is its own; the lane then stays with savepoints for a few batches, so a
  * workspace that keeps sending refused writes does not pay for every batch twice. In such an attempt
- * the requests of one workspace share statements: the rows they left held go as one statement
- * (joined-writes.ts), and the settings they read with `sharedRead` are read once.
+ * the requests share statements: the rows and jobs they left held go joined, a few statements for the
+ * batch (joined-writes.ts; on Citus rows per workspace, jobs apart), and the settings they read alike
+ * are read once (shared-read.ts).
  */
 import { AppError } from '../platform/errors.ts';
 import { isConnectionError } from './connection-errors.ts';
@@ -43,8 +44,6 @@ import {
   type Database,
   dropCommitHooksSince,
   isRetryable,
-  type QueryResult,
-  type Row,
   requestScope,
   rootOf,
   type Tx,
@@ -98,41 +97,6 @@ class InterleavingFailed extends Error {}
 /** Whether this transaction runs requests side by side without savepoints (an interleaved attempt). */
 export function isInterleaved(tx: Tx): boolean {
   return interleaving.has(rootOf(tx));
-}
-
-const sharedReads = new WeakMap<Tx, Map<string, Map<string, Promise<QueryResult<Row>>>>>();
-
-/**
- * A read of settings (a party, its keys, its fees) that the requests of an interleaved attempt share:
- * those that read the same text with the same parameters get the rows of one statement, and must not
- * change them. The interleave contract already says such reads see nothing another request of the
- * batch writes. Anywhere else it is tx.query.
- */
-export function sharedRead<R extends Row>(
-  tx: Tx,
-  text: string,
-  params: readonly (string | null)[],
-): Promise<QueryResult<R>> {
-  if (!isInterleaved(tx)) return tx.query<R>(text, params);
-  const root = rootOf(tx);
-  let byText = sharedReads.get(root);
-  if (byText === undefined) {
-    byText = new Map();
-    sharedReads.set(root, byText);
-  }
-  let byParams = byText.get(text);
-  if (byParams === undefined) {
-    byParams = new Map();
-    byText.set(text, byParams);
-  }
-  // A parameter never holds U+0000 (PostgreSQL refuses it in text), so it cannot forge a join.
-  const key = params.map((param) => (param === null ? '\u0000null' : param)).join('\u0000');
-  let read = byParams.get(key);
-  if (read === undefined) {
-    read = tx.query<Row>(text, params);
-    byParams.set(key, read);
-  }
-  return read as Promise<QueryResult<R>>;
 }
 
 /**
@@ -342,9 +306,11 @@ export class GroupCommit {
   }
 
   /**
-   * Whether an interleaved batch's held rows may go as one statement across its workspaces rather
-   * than one per workspace: not on Citus, where a statement stays on one workspace's shard. Asked
-   * once; until the answer is in, and again after a failed question, per workspace.
+   * Whether an interleaved batch's held rows may go joined across its workspaces rather than per
+   * workspace: not on Citus, where a statement stays on one workspace's shard. Asked once, before the
+   * first interleaved batch; a question that failed answers per workspace and is asked again by the
+   * next batch. A database made a Citus coordinator after the process started is not seen (as by the
+   * webhook dispatcher and the seal): the process is restarted after `lastro migrate` distributes it.
    */
   private joinsAcrossKeys(): Promise<boolean> | boolean {
     if (this.db.kind === 'pglite') return true;
@@ -416,12 +382,13 @@ function stepsOf(batch: Pending[]): Step[] {
 }
 
 /**
- * A request's function on its own scope of the batch's transaction: the writes it holds are joined
- * with its own alone and sent once it is done, its after-commit hooks kept; a request that failed
- * sends none of them and runs none of its hooks.
+ * A request's function on its own scope of the batch's transaction, its after-commit hooks kept: what
+ * it holds before its next statement is joined with its own writes alone; what it still holds when it
+ * is done is sent then, or, in an interleaved attempt (`joined`), with the other requests' at the
+ * attempt's end. A request that failed sends none of them and runs none of its hooks.
  */
 async function runScoped(tx: Tx, item: Pending, joined?: JoinedWrites): Promise<unknown> {
-  const scope = requestScope(tx, joined && ((writes) => joined.add(item.key, writes)));
+  const scope = requestScope(tx, joined && ((writes) => joined.add(tx, item.key, writes)));
   const value = await item.fn(scope.tx);
   scope.done();
   return value;

@@ -1,53 +1,86 @@
-import { type CarriedWrite, joinWrites, type Tx } from './types.ts';
+import { type CarriedWrite, chunksOf, joinWrites, type Tx } from './types.ts';
 
-/** Parameters of one joined statement at most: PostgreSQL takes 65,535, and a batch stays well below. */
-const MAX_PARAMS = 16_000;
+/** The group of the coordinator's tables: no workspace id holds U+0000. */
+const LOCAL = '\u0000local';
+
+/** Joined across requests: a plain INSERT, no upsert (two requests could meet on one row), no RETURNING. */
+const INSERT = /^\s*INSERT\s/i;
+const NOT_PLAIN = /\bON\s+CONFLICT\b|\bRETURNING\b/i;
+const joinable = (write: CarriedWrite) => INSERT.test(write.text) && !NOT_PLAIN.test(write.text);
 
 /**
- * The writes the requests of an interleaved batch left held when they ended: they go as one statement
- * (a chunk of MAX_PARAMS parameters at most), so a batch of payouts sends one statement of new rows
- * instead of one a payout. On Citus (`acrossKeys` false) only one key's (a workspace's) writes meet
- * in a statement: every table of such a statement is named by one workspace, and it runs on that
- * workspace's shard.
+ * The writes the requests of an interleaved batch left held when they ended, joined into few
+ * statements instead of one a request. On Citus (`acrossKeys` false) only one key's (a workspace's)
+ * writes meet in a statement: every table of such a statement is named by one workspace, and it runs
+ * on that workspace's shard; the writes to the coordinator's own tables (CarriedWrite.local) go
+ * together apart.
  *
- * Held writes add rows nothing reads before COMMIT and touch no row another held write touches
- * (types.ts, CarriedWrite), which is what lets two requests' writes share a statement; the same
- * Idempotency-Key sent twice in a batch still fails its unique index there, and with it the attempt.
+ * A group's requests go by kind (the same texts held), each kind in chunks of a power of two (a batch
+ * of 11: 8, 2 and 1; types.ts, chunksOf): each text is a named statement prepared on every connection,
+ * and the process names a bounded number of them, so a kind of request leaves six texts at most
+ * rather than one per batch size and mix.
+ *
+ * Two requests' writes may share a statement only if neither could touch a row the other's touches:
+ * only plain INSERTs are joined across requests (the same key twice still fails its unique index,
+ * and with it the attempt). A request that holds anything else sends its writes as its own statement.
  */
 export class JoinedWrites {
-  private readonly byKey = new Map<string, CarriedWrite[][]>();
+  private readonly byGroup = new Map<string, CarriedWrite[][]>();
 
   constructor(private readonly acrossKeys: boolean) {}
 
-  add(key: string, writes: CarriedWrite[]): void {
-    if (this.acrossKeys) key = '';
-    const lists = this.byKey.get(key);
-    if (lists) lists.push(writes);
-    else this.byKey.set(key, [writes]);
+  /** Called as a request ends, with what it still holds; `tx` sends what may not be joined. */
+  add(tx: Tx, key: string, writes: CarriedWrite[]): void {
+    if (!writes.every(joinable)) {
+      sendAlone(tx, writes, this.acrossKeys);
+      return;
+    }
+    if (this.acrossKeys) this.addTo('', writes);
+    else if (!writes.some((write) => write.local)) this.addTo(key, writes);
+    else {
+      // On Citus the coordinator's tables (the job queue) meet only each other, whatever the workspace.
+      this.addTo(
+        LOCAL,
+        writes.filter((write) => write.local),
+      );
+      const distributed = writes.filter((write) => !write.local);
+      if (distributed.length > 0) this.addTo(key, distributed);
+    }
   }
 
-  /** Sends each key's writes as one statement with tx.later(): their errors surface at settle(). */
+  /** Sends every group's writes with tx.later(): their errors surface at settle(). */
   send(tx: Tx): void {
-    for (const lists of this.byKey.values()) {
-      // One order whatever order the requests ended in: a batch of the same kinds of requests sends
-      // the same text, prepared once per connection.
+    for (const lists of this.byGroup.values()) {
       lists.sort(byTexts);
-      let chunk: CarriedWrite[] = [];
-      let params = 0;
-      for (const list of lists) {
-        const count = list.reduce((sum, write) => sum + write.params.length, 0);
-        if (chunk.length > 0 && params + count > MAX_PARAMS) {
-          sendJoined(tx, chunk);
-          chunk = [];
-          params = 0;
-        }
-        chunk.push(...list);
-        params += count;
-      }
-      if (chunk.length > 0) sendJoined(tx, chunk);
+      for (const kind of runsOf(lists)) for (const chunk of chunksOf(kind)) sendJoined(tx, chunk.flat());
     }
-    this.byKey.clear();
+    this.byGroup.clear();
   }
+
+  private addTo(group: string, writes: CarriedWrite[]): void {
+    const lists = this.byGroup.get(group);
+    if (lists) lists.push(writes);
+    else this.byGroup.set(group, [writes]);
+  }
+}
+
+/** Sorted lists cut where their texts change: one run a kind of request. */
+function runsOf(lists: CarriedWrite[][]): CarriedWrite[][][] {
+  const runs: CarriedWrite[][][] = [];
+  for (const list of lists) {
+    const run = runs.at(-1);
+    if (run !== undefined && byTexts(run[0]!, list) === 0) run.push(list);
+    else runs.push([list]);
+  }
+  return runs;
+}
+
+/** One request's writes, joined as a request alone would have sent them. */
+function sendAlone(tx: Tx, writes: CarriedWrite[], acrossKeys: boolean): void {
+  const distributed = acrossKeys ? writes : writes.filter((write) => !write.local);
+  const local = acrossKeys ? [] : writes.filter((write) => write.local);
+  if (distributed.length > 0) sendJoined(tx, distributed);
+  if (local.length > 0) sendJoined(tx, local);
 }
 
 function sendJoined(tx: Tx, writes: CarriedWrite[]): void {

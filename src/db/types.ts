@@ -24,8 +24,9 @@ export interface Tx extends Queryable {
   /**
    * Keeps writes that add rows nothing reads before COMMIT (a payment's row and its event, the
    * Idempotency-Key's record) until this handle sends its next statement or settles, and sends them
-   * then as one statement, each a CTE of it: one round trip and one statement for all of them. A held
-   * write is a later() write sent late; its error surfaces the same way.
+   * then as one statement, each a CTE of it: one round trip and one statement for all of them. A
+   * `local` write (a job) waits for the handle's end. A held write is a later() write sent late; its
+   * error surfaces the same way.
    */
   hold(...writes: CarriedWrite[]): void;
   /** Waits for every later() write sent so far; throws the first one's error. */
@@ -35,11 +36,20 @@ export interface Tx extends Queryable {
 /**
  * A write not sent yet, for hold() to join with others: a plain INSERT, UPDATE or DELETE (no WITH, no
  * RETURNING) numbered from $1, with no `$` in its literals, that changes no row another write of the
- * same statement changes (the CTEs of one statement see one snapshot, not each other's rows).
+ * same statement changes (the CTEs of one statement see one snapshot, not each other's rows). In an
+ * interleaved group-commit batch the INSERTs its requests still hold at their end share statements
+ * across requests (joined-writes.ts); a request holding anything else sends its own.
  */
 export interface CarriedWrite {
   text: string;
   params: readonly unknown[];
+  /**
+   * A write to a table that stays on the Citus coordinator (distribute.ts, LOCAL_TABLES: the job
+   * queue): it joins only other such writes, since on Citus one statement cannot meet both kinds of
+   * table. Nothing the transaction runs reads it, so it waits for the handle's end (settle, or its
+   * request's end) rather than its next statement: a request's job then leaves with its batch's.
+   */
+  local?: boolean;
 }
 
 /** Writes as one statement: every one but the last a CTE, each one's parameters after the previous one's. */
@@ -97,25 +107,69 @@ function buildJoinedText(writes: readonly CarriedWrite[]): string {
   return `WITH ${parts.map((part, i) => `w${i} AS (${part})`).join(', ')} ${last}`;
 }
 
+/** Parameters of one joined statement at most: PostgreSQL takes 65,535, and a batch stays well below. */
+const MAX_JOINED_PARAMS = 16_000;
+
+/**
+ * Lists of writes (a request's each) in chunks of a power of two, largest first (11: 8, 2 and 1), none
+ * past MAX_JOINED_PARAMS unless a list is alone: each joined text is a named statement prepared on
+ * every connection, and the process names a bounded number of them, so a kind of list leaves six
+ * texts at most rather than one per count.
+ */
+export function chunksOf<T extends { params: readonly unknown[] }>(lists: T[][]): T[][][] {
+  const chunks: T[][][] = [];
+  let at = 0;
+  while (at < lists.length) {
+    let size = 2 ** Math.floor(Math.log2(lists.length - at));
+    while (size > 1 && paramsOf(lists, at, size) > MAX_JOINED_PARAMS) size /= 2;
+    chunks.push(lists.slice(at, at + size));
+    at += size;
+  }
+  return chunks;
+}
+
+function paramsOf(lists: { params: readonly unknown[] }[][], from: number, count: number): number {
+  let sum = 0;
+  for (let i = from; i < from + count; i++) for (const write of lists[i]!) sum += write.params.length;
+  return sum;
+}
+
 /**
  * hold() over a way to send a statement; flush() sends what is held, joined, and holds nothing; take()
  * hands what is held to a caller that sends it joined with other requests' writes.
  */
 function heldWrites(send: (text: string, params: readonly unknown[]) => void) {
   let held: CarriedWrite[] = [];
+  /** Writes to the coordinator's tables (CarriedWrite.local), sent at the end only. */
+  let local: CarriedWrite[] = [];
+  const sendJoined = (writes: CarriedWrite[]) => {
+    const joined = joinWrites(writes);
+    send(joined.text, joined.params);
+  };
+  const flush = () => {
+    if (held.length === 0) return;
+    const writes = held;
+    held = [];
+    sendJoined(writes);
+  };
   return {
     hold(...writes: CarriedWrite[]): void {
-      held.push(...writes);
+      for (const write of writes) (write.local ? local : held).push(write);
     },
-    flush(): void {
-      if (held.length === 0) return;
-      const joined = joinWrites(held);
-      held = [];
-      send(joined.text, joined.params);
+    /** Before the handle's next statement: what it may read. */
+    flush,
+    /** At the handle's end: everything (jobs in chunks of a power of two: few texts to prepare). */
+    flushAll(): void {
+      flush();
+      if (local.length === 0) return;
+      const writes = local;
+      local = [];
+      for (const chunk of chunksOf(writes.map((write) => [write]))) sendJoined(chunk.flat());
     },
     take(): CarriedWrite[] {
-      const taken = held;
+      const taken = local.length === 0 ? held : [...held, ...local];
       held = [];
+      local = [];
       return taken;
     },
   };
@@ -129,16 +183,17 @@ function laterWrites(run: (text: string, params?: readonly unknown[]) => Promise
     sent.catch(() => {}); // read by settle(); never an unhandled rejection meanwhile
     pending.push(sent);
   };
-  const { hold, flush } = heldWrites(send);
+  const held = heldWrites(send);
+  const flush = () => held.flush();
   return {
     flush,
-    hold,
+    hold: (...writes: CarriedWrite[]) => held.hold(...writes),
     later(text: string, params?: readonly unknown[]): void {
       flush();
       send(text, params);
     },
     async settle(): Promise<void> {
-      flush();
+      held.flushAll();
       const waiting = pending;
       pending = [];
       const outcomes = await Promise.allSettled(waiting);
@@ -189,7 +244,8 @@ export function requestScope(
   tx: Tx,
   release?: (writes: CarriedWrite[]) => void,
 ): { tx: Tx; done: () => void } {
-  const { hold, flush, take } = heldWrites((text, params) => tx.later(text, params));
+  const held = heldWrites((text, params) => tx.later(text, params));
+  const flush = () => held.flush();
   const scoped: Tx & { [ROOT]: Tx } = {
     [ROOT]: rootOf(tx),
     inTransaction: true,
@@ -205,16 +261,16 @@ export function requestScope(
       flush();
       tx.later(text, params);
     },
-    hold,
+    hold: (...writes: CarriedWrite[]) => held.hold(...writes),
     async settle() {
-      flush();
+      held.flushAll();
       await tx.settle();
     },
   };
   const done = () => {
-    if (release === undefined) flush();
+    if (release === undefined) held.flushAll();
     else {
-      const left = take();
+      const left = held.take();
       if (left.length > 0) release(left);
     }
     for (const fn of onCommit.get(scoped) ?? []) afterCommit(tx, fn);

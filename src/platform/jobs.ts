@@ -68,8 +68,10 @@ export async function enqueueJob<P>(
   const id = newId();
   const sql = 'INSERT INTO jobs (id, kind, payload, run_at, subject_id) VALUES ($1, $2, $3, $4, $5)';
   const params = [id, job.kind, JSON.stringify(payload), runAt, job.subject(payload)];
-  // In a transaction the insert is pipelined: nothing reads its result, and it commits with the rest.
-  if ('later' in tx) (tx as Tx).later(sql, params);
+  // In a transaction the insert is held to its end and commits with the rest: the job's row is not
+  // there for the transaction's own statements to read. In an interleaved group-commit batch the
+  // jobs of its requests go joined (src/db/joined-writes.ts).
+  if ('hold' in tx) (tx as Tx).hold({ text: sql, params, local: true });
   else await tx.query(sql, params);
   return id;
 }

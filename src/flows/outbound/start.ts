@@ -30,9 +30,10 @@ export async function start(
   payment: NewPayment & { id: string },
   at: Date,
 ): Promise<PaymentView> {
-  // The hold goes first: its job and its debit are sent at once, and the payment's row and event are
-  // then held until the request ends, to go in one statement with its Idempotency-Key's record. Both
-  // are waited for, failed or not, so no statement of either is sent after the caller gave up.
+  // The hold goes first: its debit is sent at once (its job is held to the transaction's end), and the
+  // payment's row and event are then held until the request ends, to go in one statement with its
+  // Idempotency-Key's record. Both are waited for, failed or not, so no statement of either is sent
+  // after the caller gave up.
   const [, created] = await pipelined(
     hold(
       flow,
@@ -63,7 +64,8 @@ async function hold(flow: Outbound, tx: Tx, deps: Deps, transfer: HeldTransfer, 
     workspace_id: transfer.workspaceId,
     environment: transfer.environment,
   });
-  // Both sent before this function first waits (the payment's held rows must not go ahead of them).
+  // The job held (it leaves at the transaction's end) and the debit sent before this function first
+  // waits: the payment's held rows must not go ahead of the debit.
   const queued = enqueueJob(tx, flow.sendJob, job, at);
   const debited = moveKind(tx, {
     workspaceId: transfer.workspaceId,

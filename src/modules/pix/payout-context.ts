@@ -1,4 +1,4 @@
-import { sharedRead } from '../../db/group-commit.ts';
+import { sharedRead } from '../../db/shared-read.ts';
 import type { Tx } from '../../db/types.ts';
 import type { Caller } from '../../platform/context.ts';
 import { notFound } from '../../platform/errors.ts';
