@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test/support/database.ts';
+import { recordingTransaction } from '../../test/support/recording-transaction.ts';
 import { GroupCommit } from './group-commit.ts';
 import { JoinedWrites } from './joined-writes.ts';
 import { sharedRead } from './shared-read.ts';
@@ -27,29 +28,12 @@ afterAll(() => db.close());
 
 /** The database, with every statement its transactions send written down in `sent`. */
 function recording(sent: string[]): Database {
-  const recorded = (tx: Tx): Tx => ({
-    inTransaction: true,
-    query: (text, params) => {
-      sent.push(text);
-      return tx.query(text, params);
-    },
-    exec: (sql) => {
-      sent.push(sql);
-      return tx.exec(sql);
-    },
-    later: (text, params) => {
-      sent.push(text);
-      tx.later(text, params);
-    },
-    hold: (...writes) => tx.hold(...writes),
-    settle: () => tx.settle(),
-  });
   return {
     kind: db.kind,
     query: (text, params) => db.query(text, params),
     exec: (sql) => db.exec(sql),
     close: () => db.close(),
-    transaction: (fn, options) => db.transaction((tx) => fn(recorded(tx)), options),
+    transaction: (fn, options) => db.transaction((tx) => fn(recordingTransaction(tx, sent)), options),
   };
 }
 

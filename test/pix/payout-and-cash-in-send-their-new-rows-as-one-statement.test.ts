@@ -4,9 +4,10 @@
  * does. The statements each group-committed request sends are recorded on the batch's transaction.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { CarriedWrite, Database, Tx } from '../../src/db/types.ts';
+import type { Database, Tx } from '../../src/db/types.ts';
 import { startTestAppOn, type TestContext } from '../support/app.ts';
 import { createTestDatabase } from '../support/database.ts';
+import { recordingTransaction } from '../support/recording-transaction.ts';
 import { CPF, openWorkspace, type Workspace } from '../support/world.ts';
 
 const sent: string[] = [];
@@ -16,26 +17,7 @@ beforeAll(async () => {
   const db: Database = await createTestDatabase();
   const transaction = db.transaction.bind(db);
   db.transaction = ((fn: (tx: Tx) => Promise<unknown>, options) =>
-    transaction((tx) => {
-      const recording: Tx = {
-        inTransaction: true,
-        query: (text, params) => {
-          sent.push(text);
-          return tx.query(text, params);
-        },
-        exec: (sql) => {
-          sent.push(sql);
-          return tx.exec(sql);
-        },
-        later: (text, params) => {
-          sent.push(text);
-          tx.later(text, params);
-        },
-        hold: (...writes: CarriedWrite[]) => tx.hold(...writes),
-        settle: () => tx.settle(),
-      };
-      return fn(recording);
-    }, options)) as Database['transaction'];
+    transaction((tx) => fn(recordingTransaction(tx, sent)), options)) as Database['transaction'];
   ctx = await startTestAppOn(db);
   ws = await openWorkspace(ctx, 'Held Writes', { settlementKey: true });
 }, 60_000);

@@ -1,0 +1,22 @@
+import type { CarriedWrite, Tx } from '../../src/db/types.ts';
+
+/** `tx`, with the text of every statement it sends (queried, executed or sent later) pushed on `sent`. */
+export function recordingTransaction(tx: Tx, sent: string[]): Tx {
+  return {
+    inTransaction: true,
+    query: (text, params) => {
+      sent.push(text);
+      return tx.query(text, params);
+    },
+    exec: (sql) => {
+      sent.push(sql);
+      return tx.exec(sql);
+    },
+    later: (text, params) => {
+      sent.push(text);
+      tx.later(text, params);
+    },
+    hold: (...writes: CarriedWrite[]) => tx.hold(...writes),
+    settle: () => tx.settle(),
+  };
+}
