@@ -183,17 +183,16 @@ function laterWrites(run: (text: string, params?: readonly unknown[]) => Promise
     sent.catch(() => {}); // read by settle(); never an unhandled rejection meanwhile
     pending.push(sent);
   };
-  const held = heldWrites(send);
-  const flush = () => held.flush();
+  const { hold, flush, flushAll } = heldWrites(send);
   return {
     flush,
-    hold: (...writes: CarriedWrite[]) => held.hold(...writes),
+    hold,
     later(text: string, params?: readonly unknown[]): void {
       flush();
       send(text, params);
     },
     async settle(): Promise<void> {
-      held.flushAll();
+      flushAll();
       const waiting = pending;
       pending = [];
       const outcomes = await Promise.allSettled(waiting);
@@ -244,8 +243,7 @@ export function requestScope(
   tx: Tx,
   release?: (writes: CarriedWrite[]) => void,
 ): { tx: Tx; done: () => void } {
-  const held = heldWrites((text, params) => tx.later(text, params));
-  const flush = () => held.flush();
+  const { hold, flush, flushAll, take } = heldWrites((text, params) => tx.later(text, params));
   const scoped: Tx & { [ROOT]: Tx } = {
     [ROOT]: rootOf(tx),
     inTransaction: true,
@@ -261,16 +259,16 @@ export function requestScope(
       flush();
       tx.later(text, params);
     },
-    hold: (...writes: CarriedWrite[]) => held.hold(...writes),
+    hold,
     async settle() {
-      held.flushAll();
+      flushAll();
       await tx.settle();
     },
   };
   const done = () => {
-    if (release === undefined) held.flushAll();
+    if (release === undefined) flushAll();
     else {
-      const left = held.take();
+      const left = take();
       if (left.length > 0) release(left);
     }
     for (const fn of onCommit.get(scoped) ?? []) afterCommit(tx, fn);
