@@ -31,13 +31,14 @@
  * request's failure is its own; the lane then stays with savepoints for a few batches, so a
  * workspace that keeps sending refused writes does not pay for every batch twice. In such an attempt
  * the requests share statements: the rows and jobs they left held go joined, a few statements for the
- * batch (joined-writes.ts; on Citus rows per workspace, jobs apart), and the settings they read alike
+ * batch (joined-writes.ts; on Citus rows per workspace, jobs apart), what they hand over with
+ * gatherInAttempt (the ledger's journals) goes as one statement, and the settings they read alike
  * are read once (shared-read.ts).
  */
 import { AppError } from '../platform/errors.ts';
 import { isConnectionError } from './connection-errors.ts';
 import { isCitusCluster } from './distribute.ts';
-import { JoinedWrites } from './joined-writes.ts';
+import { type Gatherer, JoinedWrites } from './joined-writes.ts';
 import {
   causeOf,
   commitHooksMark,
@@ -81,15 +82,19 @@ export interface GroupWriteOptions {
   savepoint?: boolean;
   /**
    * true: the write reads nothing that another write of its lane changes before it writes (its reads
-   * are settings, its balance check is the one ledger_post statement), so it may run interleaved with
+   * are settings, its balance check is the ledger's, which may go with the batch's other journals in
+   * one call at the attempt's end), so it may run interleaved with
    * them in one transaction, without a savepoint. One that finds it needs isolation after all calls
    * `isolate(tx)`, and the batch runs again with savepoints.
    */
   interleave?: boolean;
 }
 
-/** Transactions of an interleaved attempt: their requests run side by side with no savepoint. */
-const interleaving = new WeakSet<Tx>();
+/**
+ * Transactions of an interleaved attempt (their requests run side by side with no savepoint), with
+ * what their requests hand over to be sent joined at the attempt's end.
+ */
+const interleaving = new WeakMap<Tx, JoinedWrites>();
 
 /** Why an interleaved attempt was rolled back: the batch runs again, one savepoint per request. */
 class InterleavingFailed extends Error {}
@@ -97,6 +102,16 @@ class InterleavingFailed extends Error {}
 /** Whether this transaction runs requests side by side without savepoints (an interleaved attempt). */
 export function isInterleaved(tx: Tx): boolean {
   return interleaving.has(rootOf(tx));
+}
+
+/**
+ * Hands `item` to `gatherer` when tx is an interleaved attempt's: it is sent, with every other
+ * request's items, in one statement once all the attempt's requests succeeded, and fails the attempt
+ * if that statement fails (the batch then runs again with savepoints, each request alone). False
+ * anywhere else (or on Citus): the caller sends its own statement.
+ */
+export function gatherInAttempt<T>(tx: Tx, gatherer: Gatherer<T>, item: T): boolean {
+  return interleaving.get(rootOf(tx))?.gather(gatherer, item) ?? false;
 }
 
 /**
@@ -429,7 +444,7 @@ async function runInterleaved(
   const wait = limit === 0 ? INTERLEAVED_LOCK_WAIT_MS : Math.min(limit, INTERLEAVED_LOCK_WAIT_MS);
   const opened = tx.exec(`${carried}SET LOCAL lock_timeout = ${wait}`);
   opened.catch(() => {});
-  interleaving.add(tx);
+  interleaving.set(tx, joined);
   // async: a function that throws before returning a promise is refused like one that rejects, once
   // every other request has stopped sending, never by leaving the attempt while they still write.
   const settled = await Promise.allSettled(items.map(async (item) => runScoped(tx, item, joined)));

@@ -26,8 +26,22 @@ const joinable = (write: CarriedWrite) => INSERT.test(write.text) && !NOT_PLAIN.
  */
 export class JoinedWrites {
   private readonly byGroup = new Map<string, CarriedWrite[][]>();
+  private readonly gathered = new Map<Gatherer<never>, unknown[]>();
 
   constructor(private readonly acrossKeys: boolean) {}
+
+  /**
+   * Keeps an item for `gatherer`, which makes one statement of every request's items once the
+   * attempt's requests all succeeded; false where items of several workspaces may not meet in one
+   * statement (Citus), and the caller sends its own.
+   */
+  gather<T>(gatherer: Gatherer<T>, item: T): boolean {
+    if (!this.acrossKeys) return false;
+    const items = this.gathered.get(gatherer as Gatherer<never>);
+    if (items) items.push(item);
+    else this.gathered.set(gatherer as Gatherer<never>, [item]);
+    return true;
+  }
 
   /** Called as a request ends, with what it still holds; `tx` sends what may not be joined. */
   add(tx: Tx, key: string, writes: CarriedWrite[]): void {
@@ -48,8 +62,16 @@ export class JoinedWrites {
     }
   }
 
-  /** Sends every group's writes with tx.later(): their errors surface at settle(). */
+  /**
+   * Sends the gathered items' statements, then every group's writes, with tx.later(): their errors
+   * surface at settle().
+   */
   send(tx: Tx): void {
+    for (const [gatherer, items] of this.gathered) {
+      const statement = gatherer.statement(items as never[]);
+      tx.later(statement.text, statement.params);
+    }
+    this.gathered.clear();
     for (const lists of this.byGroup.values()) {
       lists.sort(byTexts);
       for (const kind of runsOf(lists)) for (const chunk of chunksOf(kind)) sendJoined(tx, chunk.flat());
@@ -62,6 +84,15 @@ export class JoinedWrites {
     if (lists) lists.push(writes);
     else this.byGroup.set(group, [writes]);
   }
+}
+
+/**
+ * What the requests of an interleaved attempt hand over to be sent as one statement for all of them
+ * (the ledger's journals): `statement` is given every item, in the order the requests gave them. Its
+ * text should not vary with the count (arrays as parameters), since each text is a named statement.
+ */
+export interface Gatherer<T> {
+  statement(items: readonly T[]): { text: string; params: unknown[] };
 }
 
 /** Sorted lists cut where their texts change: one run a kind of request. */

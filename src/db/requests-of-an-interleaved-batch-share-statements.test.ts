@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test/support/database.ts';
-import { recordingTransaction } from '../../test/support/recording-transaction.ts';
+import { recordingDatabase } from '../../test/support/recording-transaction.ts';
 import { GroupCommit } from './group-commit.ts';
 import { JoinedWrites } from './joined-writes.ts';
 import { sharedRead } from './shared-read.ts';
@@ -26,16 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => db.close());
 
-/** The database, with every statement its transactions send written down in `sent`. */
-function recording(sent: string[]): Database {
-  return {
-    kind: db.kind,
-    query: (text, params) => db.query(text, params),
-    exec: (sql) => db.exec(sql),
-    close: () => db.close(),
-    transaction: (fn, options) => db.transaction((tx) => fn(recordingTransaction(tx, sent)), options),
-  };
-}
+const recording = (sent: string[]) => recordingDatabase(db, sent);
 
 const row = (tag: string, n: number): CarriedWrite => ({
   text: 'INSERT INTO sb_rows (tag, n) VALUES ($1, $2)',

@@ -19,6 +19,7 @@ import { newId } from '../platform/ids.ts';
 import { ledgerPostings } from '../platform/metrics.ts';
 import { type AccountRef, accountId, type BalanceKind, ensureAccounts, partyAccount } from './accounts.ts';
 import { type Currency, isCurrency, toDecimal } from './currency.ts';
+import { type JournalOfABatch, postWithTheBatch, sawPosted } from './journals-of-a-batch.ts';
 
 export type Direction = 'debit' | 'credit';
 
@@ -127,27 +128,46 @@ interface PostOutcome {
 /**
  * Posts one journal in the caller's transaction: all of it, or nothing and an error.
  * Throws InvalidJournalError before touching the database, InsufficientBalanceError (nothing written).
+ * In an interleaved group-commit attempt it may go with the batch's other journals, in one call at
+ * the attempt's end (journals-of-a-batch.ts).
  */
 export async function postJournal(tx: Tx, input: JournalInput): Promise<PostedJournal> {
   validateJournal(input);
-  const journalId = newId();
-  const postedAt = input.at ?? new Date();
-  const postings = input.postings.map((posting) => ({
+  const journal: Journal = {
     id: newId(),
-    accountId: accountId(posting.account),
-    account: posting.account,
-    direction: posting.direction,
-    amount: posting.amount,
-  }));
+    workspaceId: input.workspaceId,
+    environment: input.environment,
+    referenceType: input.referenceType,
+    referenceId: input.referenceId,
+    postedAt: input.at ?? new Date(),
+    postings: input.postings.map((posting) => ({
+      id: newId(),
+      accountId: accountId(posting.account),
+      account: posting.account,
+      direction: posting.direction,
+      amount: posting.amount,
+    })),
+  };
+  if (!postWithTheBatch(tx, journal)) await postAlone(tx, journal);
+  afterCommit(tx, () => ledgerPostings.inc({ environment: input.environment }, journal.postings.length));
+  return { id: journal.id, postedAt: journal.postedAt, postings: journal.postings };
+}
+
+type Journal = JournalOfABatch & { postings: PostedJournal['postings'] };
+
+/** One journal, one ledger_post call (two when it makes accounts first). */
+async function postAlone(tx: Tx, journal: Journal): Promise<void> {
+  const { postings } = journal;
+  const accountIds = postings.map((posting) => posting.accountId);
   const params = [
-    journalId,
-    input.workspaceId,
-    input.environment,
-    input.referenceType,
-    input.referenceId,
-    postedAt,
+    journal.id,
+    journal.workspaceId,
+    journal.environment,
+    journal.referenceType,
+    journal.referenceId,
+    journal.postedAt,
     postings.map((posting) => posting.id),
-    postings.map((posting) => posting.accountId),
+    accountIds,
     postings.map((posting) => posting.direction),
     postings.map((posting) => posting.amount),
   ];
@@ -161,8 +181,8 @@ export async function postJournal(tx: Tx, input: JournalInput): Promise<PostedJo
     );
     const { outcome, failed_account } = rows[0]!;
     if (outcome === 'ok') {
-      afterCommit(tx, () => ledgerPostings.inc({ environment: input.environment }, postings.length));
-      return { id: journalId, postedAt, postings };
+      sawPosted(accountIds);
+      return;
     }
     const nets = netByAccount(postings);
     const failed = nets.get(failed_account!)!;

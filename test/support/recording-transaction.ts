@@ -1,4 +1,4 @@
-import type { CarriedWrite, Tx } from '../../src/db/types.ts';
+import type { CarriedWrite, Database, Tx } from '../../src/db/types.ts';
 
 /** `tx`, with the text of every statement it sends (queried, executed or sent later) pushed on `sent`. */
 export function recordingTransaction(tx: Tx, sent: string[]): Tx {
@@ -18,5 +18,16 @@ export function recordingTransaction(tx: Tx, sent: string[]): Tx {
     },
     hold: (...writes: CarriedWrite[]) => tx.hold(...writes),
     settle: () => tx.settle(),
+  };
+}
+
+/** `db`, with every statement its transactions send pushed on `sent`. */
+export function recordingDatabase(db: Database, sent: string[]): Database {
+  return {
+    kind: db.kind,
+    query: (text, params) => db.query(text, params),
+    exec: (sql) => db.exec(sql),
+    close: () => db.close(),
+    transaction: (fn, options) => db.transaction((tx) => fn(recordingTransaction(tx, sent)), options),
   };
 }

@@ -1,0 +1,237 @@
+/**
+ * ledger_post_journals (migration 0038: a batch's journals in one call) against ledger_post called
+ * for each journal in turn. For any balances, closed and missing accounts and journals over two
+ * workspaces: it posts them all exactly when every ledger_post call would answer 'ok', and then leaves
+ * the same balances, journals and postings; otherwise it errs (and its caller posts them one by one).
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedWorkspace } from '../../test/ledger/helpers.ts';
+import { createTestDatabase } from '../../test/support/database.ts';
+import type { Database, Tx } from '../db/types.ts';
+import { newId } from '../platform/ids.ts';
+import { type AccountRef, accountId, ensureAccounts, partyAccount, systemAccount } from './accounts.ts';
+
+const env = 'sandbox' as const;
+const MAX = 9_223_372_036_854_775_807n;
+const MISSING = '01900000-0000-7000-8000-000000000001';
+/** Accounts a workspace: two parties', two system ones; index 4 is an account never created. */
+const PER_WORKSPACE = 4;
+let db: Database;
+let workspaces: string[];
+let refs: AccountRef[];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  workspaces = [];
+  refs = [];
+  for (let w = 0; w < 2; w++) {
+    const seeded = await seedWorkspace(db, 1);
+    workspaces.push(seeded.workspaceId);
+    refs.push(
+      ...seeded.parties.map((party) => partyAccount(seeded.workspaceId, env, party, 'BRL')),
+      systemAccount.pixSettlement(seeded.workspaceId, env),
+      systemAccount.feeRevenue(seeded.workspaceId, env, 'BRL'),
+    );
+  }
+  await db.transaction((tx) => ensureAccounts(tx, refs));
+});
+afterAll(() => db.close());
+
+interface Journal {
+  id: string;
+  workspace: number;
+  postedAt: string;
+  postings: { id: string; account: string; direction: string; amount: bigint }[];
+}
+
+async function setState(tx: Tx, balances: bigint[], closed: boolean[]) {
+  for (const [i, ref] of refs.entries())
+    await tx.query(
+      'UPDATE ledger_balances SET balance = $3, closed = $4 WHERE workspace_id = $1 AND account_id = $2',
+      [ref.workspaceId, accountId(ref), balances[i]!.toString(), closed[i]],
+    );
+}
+
+/** Balances, journals and postings of both workspaces. */
+async function books(tx: Tx) {
+  const balances = await tx.query(
+    'SELECT account_id, balance, closed FROM ledger_balances WHERE workspace_id = ANY ($1::uuid[]) ORDER BY account_id',
+    [workspaces],
+  );
+  const journals = await tx.query(
+    `SELECT id, workspace_id, environment, reference_type, reference_id, posted_at FROM ledger_journals
+      WHERE workspace_id = ANY ($1::uuid[]) ORDER BY id`,
+    [workspaces],
+  );
+  const postings = await tx.query(
+    `SELECT id, journal_id, account_id, workspace_id, environment, party_id, currency, kind, direction, amount, posted_at
+       FROM ledger_postings WHERE workspace_id = ANY ($1::uuid[]) ORDER BY id`,
+    [workspaces],
+  );
+  return { balances: balances.rows, journals: journals.rows, postings: postings.rows };
+}
+
+/** Each journal with ledger_post, in order: the books after, or undefined if any answered other than 'ok'. */
+function oneByOne(journals: Journal[]) {
+  return async (tx: Tx) => {
+    for (const journal of journals) {
+      const outcome = await tx
+        .query<{ outcome: string }>(
+          `SELECT outcome FROM ledger_post($1, $2, $3, 'test', $9, $4, $5::uuid[], $6::uuid[], $7::text[], $8::bigint[])`,
+          [
+            journal.id,
+            workspaces[journal.workspace],
+            env,
+            journal.postedAt,
+            journal.postings.map((p) => p.id),
+            journal.postings.map((p) => p.account),
+            journal.postings.map((p) => p.direction),
+            journal.postings.map((p) => p.amount.toString()),
+            journal.id,
+          ],
+        )
+        .then(
+          ({ rows }) => rows[0]!.outcome,
+          () => 'error',
+        );
+      if (outcome !== 'ok') return undefined;
+    }
+    return books(tx);
+  };
+}
+
+/** The journals in one ledger_post_journals call: the books after, or undefined if it erred. */
+function together(journals: Journal[]) {
+  return async (tx: Tx) => {
+    const postings = journals.flatMap((journal, j) => journal.postings.map((p) => ({ ...p, j: j + 1 })));
+    const posted = await tx
+      .query(
+        `SELECT ledger_post_journals($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::timestamptz[],
+           $7::int[], $8::uuid[], $9::uuid[], $10::text[], $11::bigint[])`,
+        [
+          journals.map((journal) => journal.id),
+          journals.map((journal) => workspaces[journal.workspace]),
+          journals.map(() => env),
+          journals.map(() => 'test'),
+          journals.map((journal) => journal.id),
+          journals.map((journal) => journal.postedAt),
+          postings.map((p) => p.j),
+          postings.map((p) => p.id),
+          postings.map((p) => p.account),
+          postings.map((p) => p.direction),
+          postings.map((p) => p.amount.toString()),
+        ],
+      )
+      .then(
+        () => true,
+        () => false,
+      );
+    return posted ? books(tx) : undefined;
+  };
+}
+
+/** What `post` leaves from the given state, all rolled back after. */
+async function booksAfter(balances: bigint[], closed: boolean[], post: (tx: Tx) => Promise<unknown>) {
+  let seen: unknown = 'not run';
+  await db
+    .transaction(async (tx) => {
+      await setState(tx, balances, closed);
+      seen = await post(tx);
+      throw new Error('rolled back');
+    })
+    .catch(() => undefined);
+  return seen;
+}
+
+const balance = fc.oneof(fc.bigInt({ min: 0n, max: 3_000n }), fc.constantFrom(0n, 5n, MAX - 10n, -MAX + 10n));
+const account = fc.oneof(
+  { arbitrary: fc.integer({ min: 0, max: PER_WORKSPACE - 1 }), weight: 12 },
+  { arbitrary: fc.constant(PER_WORKSPACE), weight: 1 },
+);
+/** A journal of one to two transfers (a debit and a credit of one amount), so that most balance. */
+const transfer = fc.record({
+  from: account,
+  to: account,
+  amount: fc.oneof(
+    { arbitrary: fc.bigInt({ min: 1n, max: 3_000n }), weight: 12 },
+    { arbitrary: fc.constant(MAX - 1n), weight: 1 },
+  ),
+});
+const journal = fc.record({
+  workspace: fc.integer({ min: 0, max: 1 }),
+  postings: fc.array(transfer, { minLength: 1, maxLength: 2 }).map((transfers) =>
+    transfers.flatMap((t) => [
+      { account: t.from, direction: 'debit', amount: t.amount },
+      { account: t.to, direction: 'credit', amount: t.amount },
+    ]),
+  ),
+});
+
+describe('ledger_post_journals', () => {
+  it('posts a batch exactly when ledger_post would post each journal in turn, and leaves the same books', async () => {
+    let posted = 0;
+    let refused = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(balance, { minLength: refs.length, maxLength: refs.length }),
+        fc.array(fc.boolean(), { minLength: refs.length, maxLength: refs.length }),
+        fc.array(journal, { minLength: 1, maxLength: 5 }),
+        async (drawn, closing, drawnJournals) => {
+          // Party accounts never hold less than zero; only an empty account is closed, and rarely.
+          const balances = drawn.map((value, i) => (i % PER_WORKSPACE < 2 && value < 0n ? -value : value));
+          const closed = closing.map((close, i) => close && balances[i] === 0n && i % 3 === 0);
+          const journals: Journal[] = drawnJournals.map((drawnJournal) => ({
+            id: newId(),
+            workspace: drawnJournal.workspace,
+            postedAt: new Date(Date.UTC(2026, 10, 27, 12, 0, 0, 1)).toISOString(),
+            postings: drawnJournal.postings.map((p) => ({
+              id: newId(),
+              account:
+                p.account < PER_WORKSPACE
+                  ? accountId(refs[drawnJournal.workspace * PER_WORKSPACE + p.account]!)
+                  : MISSING,
+              direction: p.direction,
+              amount: p.amount,
+            })),
+          }));
+          const expected = await booksAfter(balances, closed, oneByOne(journals));
+          expect(expected).not.toBe('not run');
+          const seen = await booksAfter(balances, closed, together(journals));
+          expect(seen).toEqual(expected);
+          if (expected === undefined) refused++;
+          else posted++;
+        },
+      ),
+      { numRuns: 300 },
+    );
+    // Both answers were met often enough for the comparison to mean something.
+    expect(posted).toBeGreaterThan(30);
+    expect(refused).toBeGreaterThan(30);
+  });
+
+  it('refuses malformed arrays: a journal of one posting, a posting of no journal', async () => {
+    const account = accountId(refs[2]!);
+    const call = (postingJournals: number[]) =>
+      db.query(
+        `SELECT ledger_post_journals($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::timestamptz[],
+           $7::int[], $8::uuid[], $9::uuid[], $10::text[], $11::bigint[])`,
+        [
+          [newId()],
+          [workspaces[0]],
+          [env],
+          ['test'],
+          ['r'],
+          [new Date().toISOString()],
+          postingJournals,
+          postingJournals.map(() => newId()),
+          postingJournals.map(() => account),
+          postingJournals.map((_, i) => (i % 2 === 0 ? 'debit' : 'credit')),
+          postingJournals.map(() => '1'),
+        ],
+      );
+    await expect(call([1])).rejects.toMatchObject({ code: '23514' });
+    await expect(call([1, 2])).rejects.toMatchObject({ code: '23514' });
+    await expect(call([1, 1])).resolves.toBeDefined();
+  });
+});
