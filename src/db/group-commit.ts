@@ -50,6 +50,8 @@ import {
   type Tx,
 } from './types.ts';
 
+export type { Gatherer };
+
 export interface GroupCommitOptions {
   /** Batches that may be open at once (each holds one connection while it runs). */
   lanes?: number;

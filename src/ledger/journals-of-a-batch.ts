@@ -14,8 +14,7 @@
  * seen once stays: accounts are closed, never removed, and a closed one only sends the batch to the
  * savepoint run.
  */
-import { gatherInAttempt } from '../db/group-commit.ts';
-import type { Gatherer } from '../db/joined-writes.ts';
+import { type Gatherer, gatherInAttempt } from '../db/group-commit.ts';
 import type { Tx } from '../db/types.ts';
 import type { Environment } from '../platform/context.ts';
 import type { Direction } from './ledger.ts';

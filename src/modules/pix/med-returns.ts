@@ -8,7 +8,7 @@
  * kept per party as the return's `outstanding_minor`, which the party's next credits pay down, oldest
  * first. No party balance goes below zero and no service account absorbs it unseen.
  */
-import { isolate } from '../../db/group-commit.ts';
+import { gatherInAttempt, isolate } from '../../db/group-commit.ts';
 import type { Queryable, Tx } from '../../db/types.ts';
 import { lockBalance, partyAccount, systemAccount } from '../../ledger/accounts.ts';
 import { takeLedgerGate } from '../../ledger/gate.ts';
@@ -33,6 +33,7 @@ import {
   findMedReturn,
   insertMedReturn,
   lockOwedReturns,
+  noOwedReturns,
   owedByParty,
   partiesOwing,
   returnedOfCharge,
@@ -239,6 +240,8 @@ export async function recoverPartyDebt(
 ): Promise<bigint> {
   // The gate, then the balance, then the debts (lockBalance takes the gate): the order every writer
   // of the workspace's balances follows, so a credit and the recovery sweep cannot deadlock.
+  // In an interleaved attempt a credit's party is asked, with the batch's others, at its end.
+  if (options.justCredited && gatherInAttempt(tx, noOwedReturns, scope)) return 0n;
   const available = partyAccount(scope.workspaceId, scope.environment, scope.partyId, 'BRL');
   const held = options.justCredited ? undefined : await lockBalance(tx, available);
   const owed = await lockOwedReturns(tx, scope);

@@ -1,4 +1,5 @@
 /** SQL of the PIX module's own records of money the rail moved unasked: MED returns (held PIX: unassigned-repo.ts). */
+import type { Gatherer } from '../../db/group-commit.ts';
 import type { Queryable } from '../../db/types.ts';
 import type { Environment } from '../../platform/context.ts';
 
@@ -84,6 +85,23 @@ export async function lockOwedReturns(
   );
   return rows;
 }
+
+type PartyScope = { workspaceId: string; environment: Environment; partyId: string };
+
+/**
+ * The parties credited by an interleaved batch's requests, asked in one statement at its end whether
+ * any owes a MED return: it errs if one does (migration 0039), and the batch runs again with savepoints.
+ */
+export const noOwedReturns: Gatherer<PartyScope> = {
+  statement: (parties) => ({
+    text: 'SELECT pix_no_owed_returns($1::uuid[], $2::text[], $3::uuid[])',
+    params: [
+      parties.map((party) => party.workspaceId),
+      parties.map((party) => party.environment),
+      parties.map((party) => party.partyId),
+    ],
+  }),
+};
 
 export async function setOutstanding(
   q: Queryable,
