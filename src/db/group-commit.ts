@@ -32,7 +32,7 @@
  * workspace that keeps sending refused writes does not pay for every batch twice. In such an attempt
  * the requests share statements: the rows and jobs they left held go joined, a few statements for the
  * batch (joined-writes.ts; on Citus rows per workspace, jobs apart), what they hand over with
- * gatherInAttempt (the ledger's journals) goes as one statement, and the settings they read alike
+ * gatherInAttempt (the ledger's journals, the debts credited parties owe) goes as one statement, and the settings they read alike
  * are read once (shared-read.ts).
  */
 import { AppError } from '../platform/errors.ts';
@@ -110,7 +110,7 @@ export function isInterleaved(tx: Tx): boolean {
  * Hands `item` to `gatherer` when tx is an interleaved attempt's: it is sent, with every other
  * request's items, in one statement once all the attempt's requests succeeded, and fails the attempt
  * if that statement fails (the batch then runs again with savepoints, each request alone). False
- * anywhere else (or on Citus): the caller sends its own statement.
+ * anywhere else (and on Citus or PGlite): the caller sends its own statement.
  */
 export function gatherInAttempt<T>(tx: Tx, gatherer: Gatherer<T>, item: T): boolean {
   return interleaving.get(rootOf(tx))?.gather(gatherer, item) ?? false;
@@ -310,7 +310,7 @@ export class GroupCommit {
     try {
       return await this.db.transaction(
         async (tx) => {
-          const joined = new JoinedWrites(acrossKeys);
+          const joined = new JoinedWrites(acrossKeys, acrossKeys && this.db.kind === 'postgres');
           return readyToCommit(tx, await runInterleaved(tx, this.opening(batch), batch, joined), committing);
         },
         { retries: 0 },
@@ -450,11 +450,20 @@ async function runInterleaved(
   // async: a function that throws before returning a promise is refused like one that rejects, once
   // every other request has stopped sending, never by leaving the attempt while they still write.
   const settled = await Promise.allSettled(items.map(async (item) => runScoped(tx, item, joined)));
-  // A failed attempt is rolled back whole: what its requests left held need not be sent.
-  if (settled.every((outcome) => outcome.status === 'fulfilled')) joined.send(tx);
+  // A failed attempt is rolled back whole: what its requests left held need not be sent. A gathered
+  // statement that cannot even be built fails the attempt like one the database refused.
+  let unsent: unknown;
+  if (settled.every((outcome) => outcome.status === 'fulfilled')) {
+    try {
+      joined.send(tx);
+    } catch (error) {
+      unsent = error;
+    }
+  }
+  interleaving.delete(tx);
   const flushed = await tx.settle().then(
-    () => undefined,
-    (error: unknown) => error ?? new Error('a later() write failed'),
+    () => unsent,
+    (error: unknown) => unsent ?? error ?? new Error('a later() write failed'),
   );
   await opened; // the batch's own opening failed: that is the batch's error, as with savepoints
   const errors = settled.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason] : []));

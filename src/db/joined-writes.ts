@@ -27,16 +27,25 @@ const joinable = (write: CarriedWrite) => INSERT.test(write.text) && !NOT_PLAIN.
 export class JoinedWrites {
   private readonly byGroup = new Map<string, CarriedWrite[][]>();
   private readonly gathered = new Map<Gatherer<never>, unknown[]>();
+  /** Once sent, nothing more is gathered: an item handed over later would never be sent. */
+  private sent = false;
 
-  constructor(private readonly acrossKeys: boolean) {}
+  /**
+   * `gathers`: whether items are gathered at all. Not where items of several workspaces may not meet
+   * in one statement (Citus), nor on PGlite, where a statement costs no round trip and the gathered
+   * statements measured slower than the ones they replace.
+   */
+  constructor(
+    private readonly acrossKeys: boolean,
+    private readonly gathers = acrossKeys,
+  ) {}
 
   /**
    * Keeps an item for `gatherer`, which makes one statement of every request's items once the
-   * attempt's requests all succeeded; false where items of several workspaces may not meet in one
-   * statement (Citus), and the caller sends its own.
+   * attempt's requests all succeeded; false where it gathers nothing, and the caller sends its own.
    */
   gather<T>(gatherer: Gatherer<T>, item: T): boolean {
-    if (!this.acrossKeys) return false;
+    if (!this.gathers || this.sent) return false;
     const items = this.gathered.get(gatherer as Gatherer<never>);
     if (items) items.push(item);
     else this.gathered.set(gatherer as Gatherer<never>, [item]);
@@ -67,6 +76,7 @@ export class JoinedWrites {
    * surface at settle().
    */
   send(tx: Tx): void {
+    this.sent = true;
     for (const [gatherer, items] of this.gathered) {
       const statement = gatherer.statement(items as never[]);
       tx.later(statement.text, statement.params);
@@ -88,7 +98,7 @@ export class JoinedWrites {
 
 /**
  * What the requests of an interleaved attempt hand over to be sent as one statement for all of them
- * (the ledger's journals): `statement` is given every item, in the order the requests gave them. Its
+ * (the ledger's journals, the parties whose debts a credit asks for): `statement` is given every item, in the order the requests gave them. Its
  * text should not vary with the count (arrays as parameters), since each text is a named statement.
  */
 export interface Gatherer<T> {

@@ -71,7 +71,7 @@ const journalsOfABatch: Gatherer<JournalOfABatch> = {
 const postedAccounts = new Set<string>();
 const MAX_POSTED_ACCOUNTS = 100_000;
 
-/** Records that these accounts exist: a journal on them was posted. */
+/** Records that these accounts exist: a journal on them was posted and committed. */
 export function sawPosted(accountIds: Iterable<string>): void {
   for (const id of accountIds) {
     if (postedAccounts.size >= MAX_POSTED_ACCOUNTS) postedAccounts.clear();

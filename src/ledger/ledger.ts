@@ -181,7 +181,8 @@ async function postAlone(tx: Tx, journal: Journal): Promise<void> {
     );
     const { outcome, failed_account } = rows[0]!;
     if (outcome === 'ok') {
-      sawPosted(accountIds);
+      // Once committed: an account made in a transaction that rolls back does not exist.
+      afterCommit(tx, () => sawPosted(accountIds));
       return;
     }
     const nets = netByAccount(postings);

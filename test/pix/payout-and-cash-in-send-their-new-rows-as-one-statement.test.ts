@@ -59,16 +59,18 @@ it('a payout sends its payment, event, deliveries and key record in one statemen
   expect(statement).toContain('idempotency_keys');
 });
 
-it('a cash-in on an account posted before sends its journal and its party’s debt check with its batch’s', async () => {
+it('a cash-in on an account posted before sends its journal and its party’s debt check with its batch’s (PostgreSQL)', async () => {
   await ws.api.post('/v1/sandbox/simulate/pix/cash-in', { amount_minor: '100' });
-  const before = BigInt((await ws.balances()).available);
+  const before = BigInt((await ws.balances()).available!);
   sent.length = 0;
   const res = await ws.api.post('/v1/sandbox/simulate/pix/cash-in', { amount_minor: '700' });
   expect(res.statusCode, res.body).toBe(200);
-  expect(sent.filter((text) => text.includes('ledger_post_journals('))).toHaveLength(1);
-  expect(sent.filter((text) => text.includes('pix_no_owed_returns('))).toHaveLength(1);
+  // On PostgreSQL; on PGlite, where a statement costs no round trip, each request sends its own.
+  const gathered = ctx.db.kind === 'postgres';
+  expect(sent.filter((text) => text.includes('ledger_post_journals('))).toHaveLength(gathered ? 1 : 0);
+  expect(sent.filter((text) => text.includes('pix_no_owed_returns('))).toHaveLength(gathered ? 1 : 0);
   expect(
     sent.filter((text) => text.includes('ledger_post(') || text.includes('FROM pix_med_returns')),
-  ).toEqual([]);
+  ).toHaveLength(gathered ? 0 : 2);
   expect(await ws.balances()).toMatchObject({ available: String(before + 700n) });
 });

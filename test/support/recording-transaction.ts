@@ -1,8 +1,11 @@
-import type { CarriedWrite, Database, Tx } from '../../src/db/types.ts';
+import { afterCommit, type CarriedWrite, committed, type Database, type Tx } from '../../src/db/types.ts';
 
-/** `tx`, with the text of every statement it sends (queried, executed or sent later) pushed on `sent`. */
+/**
+ * `tx`, with the text of every statement it sends (queried, executed or sent later) pushed on `sent`.
+ * The hooks registered on it run when `tx` commits, as they would on `tx` itself.
+ */
 export function recordingTransaction(tx: Tx, sent: string[]): Tx {
-  return {
+  const recording: Tx = {
     inTransaction: true,
     query: (text, params) => {
       sent.push(text);
@@ -19,6 +22,8 @@ export function recordingTransaction(tx: Tx, sent: string[]): Tx {
     hold: (...writes: CarriedWrite[]) => tx.hold(...writes),
     settle: () => tx.settle(),
   };
+  afterCommit(tx, () => committed(recording));
+  return recording;
 }
 
 /** `db`, with every statement its transactions send pushed on `sent`. */

@@ -11,7 +11,7 @@
 --
 -- A posting names its journal by position (1-based) in the journal arrays. Every writer of a
 -- workspace's balances holds its gate first (migration 0018); the batch's prelude took them, and
--- they are taken again here, in one sorted order, which is then free.
+-- they are taken again here, in the prelude's order (by key, src/ledger/gate.ts), which is then free.
 CREATE OR REPLACE FUNCTION ledger_post_journals(
   p_journal_ids uuid[], p_workspace_ids uuid[], p_environments text[], p_reference_types text[],
   p_reference_ids text[], p_posted_ats timestamptz[],
@@ -47,8 +47,8 @@ BEGIN
     RAISE EXCEPTION 'ledger_post_journals: each journal needs two postings or more, each with its account, a direction and an amount above 0'
       USING ERRCODE = 'check_violation';
   END IF;
-  PERFORM pg_advisory_xact_lock(7466116, hashtext(w::text))
-     FROM (SELECT DISTINCT w FROM unnest(p_workspace_ids) AS w ORDER BY w) AS gates;
+  PERFORM pg_advisory_xact_lock(7466116, k)
+     FROM (SELECT DISTINCT hashtext(w::text) AS k FROM unnest(p_workspace_ids) AS w ORDER BY k) AS gates;
 
   -- Each account's balance after each journal that moves it, in the journals' order: the first
   -- account found missing, closed, short or beyond bigint at any point refuses the whole call.
