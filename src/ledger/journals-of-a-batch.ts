@@ -1,7 +1,8 @@
 /**
- * The journals of an interleaved group-commit attempt, posted for all its requests in one call of
- * ledger_post_journals (migration 0038) instead of one ledger_post a request. One merchant's batch
- * of payouts then moves its balance row once, in one statement, where it moved it once a request.
+ * The journals of an interleaved group-commit attempt on PostgreSQL, posted for all its requests in
+ * one call of ledger_post_journals (migration 0038) instead of one ledger_post a request (not on
+ * Citus nor PGlite: src/db/joined-writes.ts). One merchant's batch of payouts then moves its balance
+ * row once, in one statement, where it moved it once a request.
  *
  * A request cannot learn its journal's answer before the attempt ends, and needs none: in such an
  * attempt it goes on as if posted, and if the one call refuses any journal (a debit not covered, an

@@ -1,5 +1,5 @@
--- pix_no_owed_returns: for the sandbox cash-ins and PIX credits of an interleaved group-commit batch,
--- one statement at the batch's end asks whether any of its parties owes a MED return (the pix module,
+-- pix_no_owed_returns: for the credits of an interleaved group-commit batch (sandbox cash-ins), one
+-- statement at the batch's end asks whether any of its parties owes a MED return (the pix module,
 -- src/modules/pix/med-returns.ts), where each credit asked for its own party's debts. A credit is
 -- followed by paying down what its party owes; a batch that finds a debt errs here, and runs again
 -- with a savepoint a request, where each credit reads its party's debts and pays them down.

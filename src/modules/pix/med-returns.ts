@@ -235,13 +235,14 @@ export async function recoverPartyDebt(
    * posting's promise): the transaction holds the workspace's gate, so the debts are asked for at once,
    * right behind the credit on the connection, and the balance is read only once the credit is in and
    * something is owed (two statements and a round trip fewer for the usual credit, which owes nothing).
+   * In an interleaved attempt on PostgreSQL the party is asked with the batch's others at its end
+   * instead, and one that owes sends the batch to its savepoint run, where it is asked here.
    */
   options: { justCredited?: Promise<unknown> } = {},
 ): Promise<bigint> {
+  if (options.justCredited && gatherInAttempt(tx, noOwedReturns, scope)) return 0n;
   // The gate, then the balance, then the debts (lockBalance takes the gate): the order every writer
   // of the workspace's balances follows, so a credit and the recovery sweep cannot deadlock.
-  // In an interleaved attempt a credit's party is asked, with the batch's others, at its end.
-  if (options.justCredited && gatherInAttempt(tx, noOwedReturns, scope)) return 0n;
   const available = partyAccount(scope.workspaceId, scope.environment, scope.partyId, 'BRL');
   const held = options.justCredited ? undefined : await lockBalance(tx, available);
   const owed = await lockOwedReturns(tx, scope);
