@@ -32,8 +32,8 @@
  * workspace that keeps sending refused writes does not pay for every batch twice. In such an attempt
  * the requests share statements: the rows and jobs they left held go joined, a few statements for the
  * batch (joined-writes.ts; on Citus rows per workspace, jobs apart), what they hand over with
- * gatherInAttempt (the ledger's journals, the debts credited parties owe) goes as one statement, and the settings they read alike
- * are read once (shared-read.ts).
+ * gatherInAttempt (the ledger's journals, the parties a credit asks debts of) goes as one statement
+ * on PostgreSQL, and the settings they read alike are read once (shared-read.ts).
  */
 import { AppError } from '../platform/errors.ts';
 import { isConnectionError } from './connection-errors.ts';
@@ -85,9 +85,9 @@ export interface GroupWriteOptions {
   /**
    * true: the write reads nothing that another write of its lane changes before it writes (its reads
    * are settings, its balance check is the ledger's, which may go with the batch's other journals in
-   * one call at the attempt's end), so it may run interleaved with
-   * them in one transaction, without a savepoint. One that finds it needs isolation after all calls
-   * `isolate(tx)`, and the batch runs again with savepoints.
+   * one call at the attempt's end), so it may run interleaved with them in one transaction, without a
+   * savepoint. One that finds it needs isolation after all calls `isolate(tx)`, and the batch runs
+   * again with savepoints.
    */
   interleave?: boolean;
 }
@@ -310,6 +310,7 @@ export class GroupCommit {
     try {
       return await this.db.transaction(
         async (tx) => {
+          // Gathered statements on PostgreSQL only (joined-writes.ts).
           const joined = new JoinedWrites(acrossKeys, acrossKeys && this.db.kind === 'postgres');
           return readyToCommit(tx, await runInterleaved(tx, this.opening(batch), batch, joined), committing);
         },
@@ -462,11 +463,12 @@ async function runInterleaved(
   }
   interleaving.delete(tx);
   const flushed = await tx.settle().then(
-    () => unsent,
-    (error: unknown) => unsent ?? error ?? new Error('a later() write failed'),
+    () => undefined,
+    (error: unknown) => error ?? new Error('a later() write failed'),
   );
   await opened; // the batch's own opening failed: that is the batch's error, as with savepoints
   const errors = settled.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason] : []));
+  if (unsent !== undefined) errors.push(unsent);
   if (flushed !== undefined) errors.push(flushed);
   if (errors.length === 0) {
     return settled.map((outcome) => ({
@@ -478,7 +480,7 @@ async function runInterleaved(
   // savepoints (503 to every request); running it again would only meet the same outage.
   const lost = errors.find(isConnectionError);
   if (lost !== undefined) throw lost;
-  throw new InterleavingFailed();
+  throw new InterleavingFailed('a request of the attempt failed', { cause: errors[0] });
 }
 
 /** Writes that need no savepoint, all sent at once; a refusal (AppError) is theirs alone. */

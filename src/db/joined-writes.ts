@@ -37,7 +37,7 @@ export class JoinedWrites {
    */
   constructor(
     private readonly acrossKeys: boolean,
-    private readonly gathers = acrossKeys,
+    private readonly gathers: boolean,
   ) {}
 
   /**
@@ -98,8 +98,9 @@ export class JoinedWrites {
 
 /**
  * What the requests of an interleaved attempt hand over to be sent as one statement for all of them
- * (the ledger's journals, the parties whose debts a credit asks for): `statement` is given every item, in the order the requests gave them. Its
- * text should not vary with the count (arrays as parameters), since each text is a named statement.
+ * (the ledger's journals, the parties whose debts a credit asks for): `statement` is given every
+ * item, in the order the requests gave them. Its text should not vary with the count (arrays as
+ * parameters), since each text is a named statement.
  */
 export interface Gatherer<T> {
   statement(items: readonly T[]): { text: string; params: unknown[] };

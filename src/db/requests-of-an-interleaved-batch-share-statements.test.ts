@@ -245,7 +245,7 @@ describe('JoinedWrites', () => {
   };
   const statements = (acrossKeys: boolean, order: string[]) => {
     const { sent, tx } = recorder();
-    const joined = new JoinedWrites(acrossKeys);
+    const joined = new JoinedWrites(acrossKeys, acrossKeys);
     for (const key of order) joined.add(tx, key, key === 'b' ? [log(key)] : [row(key, 1), log(key)]);
     joined.send(tx);
     return sent;
@@ -260,7 +260,7 @@ describe('JoinedWrites', () => {
 
   it('joins the coordinator’s writes of every workspace apart from the workspaces’ rows (Citus)', () => {
     const { sent, tx } = recorder();
-    const joined = new JoinedWrites(false);
+    const joined = new JoinedWrites(false, false);
     joined.add(tx, 'a', [row('a', 1), job('a')]);
     joined.add(tx, 'b', [job('b'), log('b')]);
     joined.send(tx);
@@ -286,7 +286,7 @@ describe('JoinedWrites', () => {
 
   it('joins each kind of request apart, so a mix of kinds leaves no text of its own', () => {
     const { sent, tx } = recorder();
-    const joined = new JoinedWrites(true);
+    const joined = new JoinedWrites(true, true);
     for (const tag of ['x1', 'y1', 'x2', 'y2', 'x3']) {
       joined.add(tx, 'a', tag.startsWith('x') ? [row(tag, 1), log(tag)] : [log(tag)]);
     }
@@ -301,7 +301,7 @@ describe('JoinedWrites', () => {
 
   it('sends a request that holds anything but an INSERT alone, at once', () => {
     const { sent, tx } = recorder();
-    const joined = new JoinedWrites(true);
+    const joined = new JoinedWrites(true, true);
     const update: CarriedWrite = { text: 'UPDATE sb_rows SET n = n + 1 WHERE tag = $1', params: ['u'] };
     joined.add(tx, 'a', [row('a', 1)]);
     joined.add(tx, 'a', [update, log('u')]);

@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedWorkspace } from '../../test/ledger/helpers.ts';
-import { createTestDatabase } from '../../test/support/database.ts';
+import { createTestDatabase, onRealPostgres } from '../../test/support/database.ts';
 import { recordingDatabase } from '../../test/support/recording-transaction.ts';
-import { GroupCommit } from '../db/group-commit.ts';
+import { GroupCommit, gatherInAttempt } from '../db/group-commit.ts';
 import { JoinedWrites } from '../db/joined-writes.ts';
 import type { Database, Tx } from '../db/types.ts';
 import { newId } from '../platform/ids.ts';
@@ -58,6 +58,8 @@ async function oneBatch(group: GroupCommit, writes: { key: string; fn: (tx: Tx) 
 
 /** Whether batches gather journals here: on PostgreSQL, not on PGlite. */
 const gathers = () => db.kind === 'postgres';
+/** The same, known before the database is opened (a test that means something only where it gathers). */
+const gathersHere = () => onRealPostgres();
 
 /** What the batch sent, after the first request that held the lane (in a savepoint of its own). */
 const afterTheFirst = (sent: string[]) => sent.slice(sent.indexOf('SELECT 1') + 1);
@@ -70,7 +72,7 @@ const journalsOf = async (workspaceId: string) =>
   ).rows[0]!.n;
 
 describe('the journals of an interleaved batch', () => {
-  it('go in one call across its workspaces, and each request’s is posted', async () => {
+  it('go in one call across its workspaces on PostgreSQL, each alone on PGlite, and each request’s is posted', async () => {
     const a = await fundedWorkspace(1_000n);
     const b = await fundedWorkspace(1_000n);
     const sent: string[] = [];
@@ -125,9 +127,68 @@ describe('the journals of an interleaved batch', () => {
     expect(afterTheFirst(sent).filter((text) => text.includes('SAVEPOINT'))).toHaveLength(0);
   });
 
-  it('go alone, each request its own call, where workspaces may not meet in a statement (Citus)', () => {
+  it('go alone, each request its own call, where workspaces may not meet in a statement (Citus) or on PGlite', () => {
     const gatherer = { statement: () => ({ text: 'SELECT 1', params: [] }) };
-    expect(new JoinedWrites(false).gather(gatherer, 'journal')).toBe(false);
-    expect(new JoinedWrites(true).gather(gatherer, 'journal')).toBe(true);
+    expect(new JoinedWrites(false, false).gather(gatherer, 'journal')).toBe(false);
+    expect(new JoinedWrites(true, false).gather(gatherer, 'journal')).toBe(false);
+    expect(new JoinedWrites(true, true).gather(gatherer, 'journal')).toBe(true);
   });
+
+  it('are not gathered once the attempt has sent what it gathered, so none is left unsent', () => {
+    const joined = new JoinedWrites(true, true);
+    const gatherer = { statement: () => ({ text: 'SELECT 1', params: [] }) };
+    const later: string[] = [];
+    expect(joined.gather(gatherer, 'first')).toBe(true);
+    joined.send({ later: (text: string) => later.push(text) } as unknown as Tx);
+    expect(later).toEqual(['SELECT 1']);
+    expect(joined.gather(gatherer, 'late')).toBe(false);
+  });
+
+  it.runIf(gathersHere())(
+    'run again with savepoints when the gathered statement cannot be built, and all post',
+    async () => {
+      const w = await fundedWorkspace(500n);
+      const sent: string[] = [];
+      const group = new GroupCommit(recordingDatabase(db, sent), { lanes: 1 });
+      const broken = {
+        statement: (): { text: string; params: unknown[] } => {
+          throw new RangeError('cannot be built');
+        },
+      };
+      const payAndHandOver = async (tx: Tx) => {
+        await pay(tx, w.workspaceId, w.party, w.fees, 10n);
+        gatherInAttempt(tx, broken, 'item');
+      };
+      const outcomes = await oneBatch(group, [
+        { key: w.workspaceId, fn: payAndHandOver },
+        { key: w.workspaceId, fn: payAndHandOver },
+      ]);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled']);
+      expect(await balanceOf(db, w.party)).toBe(480n);
+      expect(afterTheFirst(sent).filter((text) => text.includes('SAVEPOINT')).length).toBeGreaterThan(0);
+    },
+  );
+
+  it.runIf(gathersHere())(
+    'take an account made by a transaction that rolled back as unseen, and post its journal alone',
+    async () => {
+      const w = await fundedWorkspace(500n);
+      await db
+        .transaction(async (tx) => {
+          await pay(tx, w.workspaceId, w.fees, w.spare, 5n); // makes the spare party's account
+          throw new Error('rolled back');
+        })
+        .catch(() => undefined);
+      const sent: string[] = [];
+      const group = new GroupCommit(recordingDatabase(db, sent), { lanes: 1 });
+      const outcomes = await oneBatch(group, [
+        { key: w.workspaceId, fn: (tx: Tx) => pay(tx, w.workspaceId, w.party, w.spare, 40n) },
+      ]);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled']);
+      expect(await balanceOf(db, w.spare)).toBe(40n);
+      expect(sent.filter((text) => text.includes('ledger_post('))).toHaveLength(2); // missing, then made
+      expect(sent.filter((text) => text.includes('ledger_post_journals('))).toHaveLength(0);
+      expect(afterTheFirst(sent).filter((text) => text.includes('SAVEPOINT'))).toHaveLength(0);
+    },
+  );
 });

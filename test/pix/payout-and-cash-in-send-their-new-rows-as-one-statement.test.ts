@@ -59,7 +59,7 @@ it('a payout sends its payment, event, deliveries and key record in one statemen
   expect(statement).toContain('idempotency_keys');
 });
 
-it('a cash-in on an account posted before sends its journal and its party’s debt check with its batch’s (PostgreSQL)', async () => {
+it('a cash-in on an account posted before sends its journal and debt check with its batch’s on PostgreSQL, alone on PGlite', async () => {
   await ws.api.post('/v1/sandbox/simulate/pix/cash-in', { amount_minor: '100' });
   const before = BigInt((await ws.balances()).available!);
   sent.length = 0;
