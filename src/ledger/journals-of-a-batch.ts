@@ -18,7 +18,9 @@
 import { type Gatherer, gatherInAttempt } from '../db/group-commit.ts';
 import type { Tx } from '../db/types.ts';
 import type { Environment } from '../platform/context.ts';
-import type { Direction } from './ledger.ts';
+
+/** A posting's side, as ledger.ts's Direction (which imports this file, so it is not imported here). */
+type Direction = 'debit' | 'credit';
 
 export interface JournalOfABatch {
   id: string;
