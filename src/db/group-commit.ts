@@ -458,7 +458,7 @@ async function runInterleaved(
     try {
       joined.send(tx);
     } catch (error) {
-      unsent = error;
+      unsent = error ?? new Error('a gathered statement could not be built');
     }
   }
   interleaving.delete(tx);

@@ -19,8 +19,8 @@ import { type Gatherer, gatherInAttempt } from '../db/group-commit.ts';
 import type { Tx } from '../db/types.ts';
 import type { Environment } from '../platform/context.ts';
 
-/** A posting's side, as ledger.ts's Direction (which imports this file, so it is not imported here). */
-type Direction = 'debit' | 'credit';
+/** A posting's side (ledger.ts exports it with the rest of the ledger's types). */
+export type Direction = 'debit' | 'credit';
 
 export interface JournalOfABatch {
   id: string;

@@ -19,9 +19,9 @@ import { newId } from '../platform/ids.ts';
 import { ledgerPostings } from '../platform/metrics.ts';
 import { type AccountRef, accountId, type BalanceKind, ensureAccounts, partyAccount } from './accounts.ts';
 import { type Currency, isCurrency, toDecimal } from './currency.ts';
-import { type JournalOfABatch, postWithTheBatch, sawPosted } from './journals-of-a-batch.ts';
+import { type Direction, type JournalOfABatch, postWithTheBatch, sawPosted } from './journals-of-a-batch.ts';
 
-export type Direction = 'debit' | 'credit';
+export type { Direction };
 
 export interface PostingInput {
   account: AccountRef;
