@@ -35,7 +35,8 @@ export interface JournalOfABatch {
 const POST_JOURNALS = `SELECT ledger_post_journals($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[],
   $6::timestamptz[], $7::int[], $8::uuid[], $9::uuid[], $10::text[], $11::bigint[])`;
 
-const journalsOfABatch: Gatherer<JournalOfABatch> = {
+/** The one ledger_post_journals call of a batch's journals. */
+export const journalsOfABatch: Gatherer<JournalOfABatch> = {
   statement(journals) {
     const postingJournals: number[] = [];
     const postingIds: string[] = [];

@@ -11,6 +11,7 @@ import { createTestDatabase } from '../../test/support/database.ts';
 import type { Database, Tx } from '../db/types.ts';
 import { newId } from '../platform/ids.ts';
 import { type AccountRef, accountId, ensureAccounts, partyAccount, systemAccount } from './accounts.ts';
+import { type Direction, journalsOfABatch } from './journals-of-a-batch.ts';
 
 const env = 'sandbox' as const;
 const MAX = 9_223_372_036_854_775_807n;
@@ -101,32 +102,32 @@ function oneByOne(journals: Journal[]) {
   };
 }
 
-/** The journals in one ledger_post_journals call: the books after, or undefined if it erred. */
+/**
+ * The journals in one ledger_post_journals call, made as a batch makes it (journals-of-a-batch.ts):
+ * the books after, or undefined if it erred.
+ */
 function together(journals: Journal[]) {
   return async (tx: Tx) => {
-    const postings = journals.flatMap((journal, j) => journal.postings.map((p) => ({ ...p, j: j + 1 })));
-    const posted = await tx
-      .query(
-        `SELECT ledger_post_journals($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::timestamptz[],
-           $7::int[], $8::uuid[], $9::uuid[], $10::text[], $11::bigint[])`,
-        [
-          journals.map((journal) => journal.id),
-          journals.map((journal) => workspaces[journal.workspace]),
-          journals.map(() => env),
-          journals.map(() => 'test'),
-          journals.map((journal) => journal.id),
-          journals.map((journal) => journal.postedAt),
-          postings.map((p) => p.j),
-          postings.map((p) => p.id),
-          postings.map((p) => p.account),
-          postings.map((p) => p.direction),
-          postings.map((p) => p.amount.toString()),
-        ],
-      )
-      .then(
-        () => true,
-        () => false,
-      );
+    const { text, params } = journalsOfABatch.statement(
+      journals.map((journal) => ({
+        id: journal.id,
+        workspaceId: workspaces[journal.workspace]!,
+        environment: env,
+        referenceType: 'test',
+        referenceId: journal.id,
+        postedAt: new Date(journal.postedAt),
+        postings: journal.postings.map((p) => ({
+          id: p.id,
+          accountId: p.account,
+          direction: p.direction as Direction,
+          amount: p.amount,
+        })),
+      })),
+    );
+    const posted = await tx.query(text, params).then(
+      () => true,
+      () => false,
+    );
     return posted ? books(tx) : undefined;
   };
 }
