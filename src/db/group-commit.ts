@@ -33,7 +33,8 @@
  * the requests share statements: the rows and jobs they left held go joined, a few statements for the
  * batch (joined-writes.ts; on Citus rows per workspace, jobs apart), what they hand over with
  * gatherInAttempt (the ledger's journals, the parties a credit asks debts of) goes as one statement
- * on PostgreSQL, and the settings they read alike are read once (shared-read.ts).
+ * on PostgreSQL, and the settings they read are read once: in one statement for the batch on
+ * PostgreSQL, once a workspace elsewhere (shared-read.ts).
  */
 import { AppError } from '../platform/errors.ts';
 import { isConnectionError } from './connection-errors.ts';
@@ -114,6 +115,14 @@ export function isInterleaved(tx: Tx): boolean {
  */
 export function gatherInAttempt<T>(tx: Tx, gatherer: Gatherer<T>, item: T): boolean {
   return interleaving.get(rootOf(tx))?.gather(gatherer, item) ?? false;
+}
+
+/**
+ * Whether the requests of tx's interleaved attempt may still share statements across workspaces
+ * (gatherInAttempt, gatheredRead): false outside one, and on Citus or PGlite.
+ */
+export function gathersInAttempt(tx: Tx): boolean {
+  return interleaving.get(rootOf(tx))?.gathering ?? false;
 }
 
 /**

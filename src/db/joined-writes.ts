@@ -45,11 +45,16 @@ export class JoinedWrites {
    * attempt's requests all succeeded; false where it gathers nothing, and the caller sends its own.
    */
   gather<T>(gatherer: Gatherer<T>, item: T): boolean {
-    if (!this.gathers || this.sent) return false;
+    if (!this.gathering) return false;
     const items = this.gathered.get(gatherer as Gatherer<never>);
     if (items) items.push(item);
     else this.gathered.set(gatherer as Gatherer<never>, [item]);
     return true;
+  }
+
+  /** Whether a statement for every request may still be made of what they hand over or ask. */
+  get gathering(): boolean {
+    return this.gathers && !this.sent;
   }
 
   /** Called as a request ends, with what it still holds; `tx` sends what may not be joined. */

@@ -177,6 +177,49 @@ describe('a burst of one merchant’s payouts, interleaved', () => {
   });
 });
 
+describe('a burst of payouts over several workspaces and parties', () => {
+  // Their settings (party, settlement key, fees) are read in one statement for the batch on PostgreSQL.
+  it('pays each from its own party, with its own workspace’s fees', async () => {
+    const plain = await world.workspace('Spread plain', { settlementKey: true, fund: '100000' });
+    const priced = await world.workspace('Spread priced', { settlementKey: true, fund: '100000' });
+    await world.db.query(
+      `INSERT INTO fee_schedules (workspace_id, environment, rail, fixed_minor, bps)
+       VALUES ($1, 'sandbox', 'pix_payout', 250, 0)`,
+      [priced.owner.workspaceId],
+    );
+    const customer = await priced.addParty('Cliente Spread');
+    await priced.fund('50000', customer);
+    const who = [
+      { ws: plain, party: undefined, fee: String(FEE) },
+      { ws: priced, party: customer, fee: '250' },
+      { ws: priced, party: undefined, fee: '250' },
+    ];
+    const sent = Array.from({ length: 12 }, (_, i) => who[i % who.length]!);
+    const responses = await burst(
+      sent.map(
+        ({ ws, party }, i) =>
+          () =>
+            ws.api.post(
+              PAYOUT,
+              { amount_minor: '1000', pix_key: CPF, ...(party ? { party_id: party } : {}) },
+              { ...IN_BURST, 'idempotency-key': `spread-${i}` },
+            ),
+      ),
+    );
+    responses.forEach((res, i) => {
+      expect(res.statusCode, res.body).toBe(200);
+      const { party, fee } = sent[i]!;
+      expect(res.json().data).toMatchObject({ amount_minor: '1000', fee_minor: fee });
+      if (party) expect(res.json().data.party_id).toBe(party);
+      else expect(res.json().data.party_id).not.toBe(customer);
+    });
+    expect(await priced.balances('sandbox', customer)).toMatchObject({ available: String(50_000 - 4 * 1250) });
+    expect(await priced.balances()).toMatchObject({ available: String(100_000 - 4 * 1250) });
+    expect(await plain.balances()).toMatchObject({ available: String(100_000 - 4 * (1000 + FEE)) });
+    await expectBooksVerified(world.deps);
+  });
+});
+
 describe('a burst of sandbox cash-ins to a party that owes a MED return', () => {
   it('recovers the debt once, from the first credits, and the party keeps the rest', async () => {
     // A charge of 100.00 paid, 70.00 (and its fee) paid out, then the whole charge returned: 71.00 owed.
