@@ -213,7 +213,9 @@ describe('a burst of payouts over several workspaces and parties', () => {
       if (party) expect(res.json().data.party_id).toBe(party);
       else expect(res.json().data.party_id).not.toBe(customer);
     });
-    expect(await priced.balances('sandbox', customer)).toMatchObject({ available: String(50_000 - 4 * 1250) });
+    expect(await priced.balances('sandbox', customer)).toMatchObject({
+      available: String(50_000 - 4 * 1250),
+    });
     expect(await priced.balances()).toMatchObject({ available: String(100_000 - 4 * 1250) });
     expect(await plain.balances()).toMatchObject({ available: String(100_000 - 4 * (1000 + FEE)) });
     await expectBooksVerified(world.deps);
