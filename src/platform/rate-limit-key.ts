@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { extractToken, parseCredential, SESSION_COOKIE } from './auth/credentials.ts';
-import { sha256 } from './secrets.ts';
+import { credentialDigest, extractToken, parseCredential, SESSION_COOKIE } from './auth/credentials.ts';
 
 /**
  * Whose allowance a request spends: the credential's on a route that authenticates (read with the
@@ -15,7 +14,8 @@ export function rateLimitKey(request: FastifyRequest): string {
     mode === 'user' || (request.routeOptions.url?.startsWith('/v1/:env') === true && mode !== 'none');
   if (authenticates) {
     const token = extractToken(request.headers.authorization, request.cookies?.[SESSION_COOKIE]);
-    if (token && parseCredential(token).kind !== 'unknown') return `cred:${sha256(token).toString('base64')}`;
+    if (token && parseCredential(token).kind !== 'unknown')
+      return `cred:${credentialDigest(request, token).toString('base64')}`;
   }
   return `ip:${request.ip}`;
 }

@@ -6,7 +6,7 @@ import { isUuid } from '../ids.ts';
 import { sha256 } from '../secrets.ts';
 import { findKeyByHash, revokeKey } from './api-key-store.ts';
 import { cachedCredential } from './credential-cache.ts';
-import { extractToken, parseCredential, SESSION_COOKIE } from './credentials.ts';
+import { credentialDigest, extractToken, parseCredential, SESSION_COOKIE } from './credentials.ts';
 
 const invalidCredentials = () =>
   new AppError('invalid_credentials', 'The credentials are not valid for this workspace.');
@@ -167,7 +167,7 @@ async function authenticateKey(
   pathEnvironment: Environment,
   workspaceId: string,
 ): Promise<Caller> {
-  const hash = sha256(token);
+  const hash = credentialDigest(request, token);
   const key = await cachedCredential(deps.db, hash.toString('hex'), () => findKeyByHash(deps.db, hash));
   if (!key) throw invalidCredentials();
   // Rule 5: a live key seen on a sandbox path has leaked somewhere it should not be; it dies now.

@@ -1,5 +1,5 @@
 import type { Environment } from '../context.ts';
-import { randomBase62 } from '../secrets.ts';
+import { randomBase62, sha256 } from '../secrets.ts';
 
 export const SESSION_PREFIX = 'lastro_sess_';
 export const KEY_PREFIX: Record<Environment, string> = {
@@ -40,4 +40,18 @@ export function extractToken(
   }
   if (!cookie) return undefined;
   return cookie.startsWith(SESSION_PREFIX) ? cookie : '';
+}
+
+const digests = new WeakMap<object, { token: string; digest: Buffer }>();
+
+/**
+ * SHA-256 of the request's credential, computed once a request: the rate limit keys its allowance by
+ * it and authentication looks the key up by it. Kept on the request, never by the secret itself.
+ */
+export function credentialDigest(request: object, token: string): Buffer {
+  const known = digests.get(request);
+  if (known !== undefined && known.token === token) return known.digest;
+  const digest = sha256(token);
+  digests.set(request, { token, digest });
+  return digest;
 }

@@ -6,6 +6,33 @@ import type { Deps } from '../context.ts';
 import { AppError, ERROR_STATUS } from '../errors.ts';
 import { rateLimitKey } from '../rate-limit-key.ts';
 import type { App } from '../schema.ts';
+import { LocalAllowance } from './local-allowance.ts';
+
+const tooManyRequests = (ttlMs: number) => {
+  const seconds = String(Math.ceil(ttlMs / 1000));
+  return new AppError('rate_limited', `Too many requests; retry in ${seconds} s.`, undefined, {
+    'retry-after': seconds,
+  });
+};
+
+/**
+ * The general allowance counted in this process's memory (no REDIS_URL), with the plugin's headers
+ * and answer: the same count (local-allowance.ts), without its promises on every request.
+ */
+function generalLimitInMemory(app: App, max: number, windowMs: number): void {
+  const allowance = new LocalAllowance(max, windowMs);
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.routeOptions.config?.rateLimit !== undefined) return done();
+    const spent = allowance.spend(rateLimitKey(request), Date.now());
+    const resetS = Math.ceil(spent.ttlMs / 1000);
+    reply.header('x-ratelimit-limit', max);
+    reply.header('x-ratelimit-remaining', spent.remaining);
+    reply.header('x-ratelimit-reset', resetS);
+    if (!spent.exceeded) return done();
+    reply.header('retry-after', resetS);
+    done(tooManyRequests(spent.ttlMs));
+  });
+}
 
 /** Spends the client address's allowance when a request fails authentication (401). */
 export type ChargeFailedAuth = (request: FastifyRequest, error: unknown) => Promise<void>;
@@ -46,21 +73,15 @@ export async function rateLimits(app: App, deps: Deps): Promise<ChargeFailedAuth
     timeWindow: deps.config.rateLimitWindowMs,
     // Per credential: one tenant's burst cannot eat another's allowance behind the same IP.
     keyGenerator: rateLimitKey,
-    errorResponseBuilder: (_request, context) =>
-      new AppError(
-        'rate_limited',
-        `Too many requests; retry in ${Math.ceil(context.ttl / 1000)} s.`,
-        undefined,
-        {
-          'retry-after': String(Math.ceil(context.ttl / 1000)),
-        },
-      ),
+    errorResponseBuilder: (_request, context) => tooManyRequests(context.ttl),
   });
 
-  const generalLimit = app.rateLimit();
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.config?.rateLimit === undefined) await generalLimit.call(app, request, reply);
-  });
+  if (redis) {
+    const generalLimit = app.rateLimit();
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.routeOptions.config?.rateLimit === undefined) await generalLimit.call(app, request, reply);
+    });
+  } else generalLimitInMemory(app, deps.config.rateLimitMax, deps.config.rateLimitWindowMs);
   // A request that fails authentication also spends its address's allowance, so invented tokens
   // (each its own credential key) cannot buy fresh allowances.
   const failedAuthLimit = app.createRateLimit({ keyGenerator: (request) => `auth-failed:${request.ip}` });
