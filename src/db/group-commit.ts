@@ -34,7 +34,7 @@
  * batch (joined-writes.ts; on Citus rows per workspace, jobs apart), what they hand over with
  * gatherInAttempt (the ledger's journals, the parties a credit asks debts of) goes as one statement
  * on PostgreSQL, and the settings they read are read once: in one statement for the batch on
- * PostgreSQL, once a workspace elsewhere (shared-read.ts).
+ * PostgreSQL, once a distinct key elsewhere (shared-read.ts).
  */
 import { AppError } from '../platform/errors.ts';
 import { isConnectionError } from './connection-errors.ts';

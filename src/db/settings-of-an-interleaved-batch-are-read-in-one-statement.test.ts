@@ -118,6 +118,22 @@ describe('a settings read of an interleaved batch', () => {
     expect(values(outcomes)).toEqual([[7], [9, 10]]);
   });
 
+  it('fails the attempt when its rows name no key asked, rather than answering nothing', async () => {
+    const unnamed: GatheredRead<string> = {
+      ...fees,
+      together: (keys) => ({
+        text: 'SELECT s.fee FROM gr_settings s WHERE s.key = ANY($1::text[]) ORDER BY s.fee',
+        params: [keys],
+      }),
+    };
+    const group = new GroupCommit(db, { lanes: 1 });
+    const outcomes = await oneBatch(group, [
+      { key: 'a', fn: feesOf(unnamed, 'a') },
+      { key: 'b', fn: feesOf(unnamed, 'b') },
+    ]);
+    expect(values(outcomes)).toEqual([[7], [9, 10]]);
+  });
+
   it('is the key’s own statement outside an interleaved batch', async () => {
     const sent: string[] = [];
     const recording = recordingDatabase(db, sent);

@@ -33,7 +33,8 @@ export function sharedRead<R extends Row>(
 /**
  * A settings read that the requests of an interleaved attempt make as one statement for all of them,
  * whatever their workspaces, on PostgreSQL (group-commit.ts, gathersInAttempt). Its texts take no
- * count: arrays as parameters, so each is one named statement.
+ * count: arrays as parameters, so each is one named statement. It goes on the first asker's
+ * transaction, ahead of what the other askers hold: a read of settings no request of a batch writes.
  */
 export interface GatheredRead<K> {
   /** One key's read, as a request alone sends it. */
@@ -69,8 +70,8 @@ export async function gatheredRead<K, R extends Row>(
     const { text, params } = reader.alone(key);
     return (await sharedRead<R>(tx, text, params)).rows;
   }
-  const asked = askedOf(tx, reader as GatheredRead<never>);
   const name = reader.nameOf(key);
+  const asked = askedOf(tx, reader as GatheredRead<never>);
   let rows = asked.byName.get(name);
   if (rows === undefined) {
     asked.keys.push(key);
@@ -99,28 +100,32 @@ function askedOf(tx: Tx, reader: GatheredRead<never>): Asked {
   return asked;
 }
 
-/** One statement for every key asked; each answer gets its key's rows (`ord`), none of another's. */
+/**
+ * One statement for every key asked; each answer gets its key's rows (`ord`), none of another's. Every
+ * failure (building the statement, sending it, a row that names no key) is every asker's: an asker
+ * left unanswered would hold the attempt, and its lane, for good.
+ */
 function send(tx: Tx, reader: GatheredRead<never>, asked: Asked): void {
-  const fail = (error: unknown) => {
-    for (const answer of asked.answers) answer.reject(error);
-  };
-  let statement: { text: string; params: unknown[] };
-  try {
-    statement = reader.together(asked.keys as never[]);
-  } catch (error) {
-    fail(error ?? new Error('a gathered read could not be built'));
-    return;
-  }
-  tx.query<Row>(statement.text, statement.params).then(
-    ({ rows }) => {
+  Promise.resolve()
+    .then(() => {
+      const { text, params } = reader.together(asked.keys as never[]);
+      return tx.query<Row>(text, params);
+    })
+    .then(({ rows }) => {
       const byOrd = asked.answers.map((): Row[] => []);
-      for (const row of rows) byOrd[Number(row.ord) - 1]?.push(Object.freeze(row));
+      for (const row of rows) {
+        const answer = byOrd[Number(row.ord) - 1];
+        if (answer === undefined)
+          throw new Error(`a gathered read answered a key it was not asked: ${row.ord}`);
+        answer.push(Object.freeze(row));
+      }
       asked.answers.forEach((answer, i) => {
         answer.resolve(Object.freeze(byOrd[i]!));
       });
-    },
-    (error: unknown) => fail(error ?? new Error('a gathered read failed')),
-  );
+    })
+    .catch((error: unknown) => {
+      for (const answer of asked.answers) answer.reject(error ?? new Error('a gathered read failed'));
+    });
 }
 
 function frozen<R extends Row>(result: QueryResult<R>): QueryResult<R> {

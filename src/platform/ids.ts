@@ -2,8 +2,9 @@ import { randomFillSync } from 'node:crypto';
 import { V7Generator } from 'uuidv7';
 
 /**
- * The CSPRNG drawn 1,024 words at a time: the library's default draws 8 (two ids' worth), a call into
- * the CSPRNG for every other id, where a payout makes several.
+ * The CSPRNG drawn 1,024 words at a time: the library's default draws 8, a call into the CSPRNG every
+ * two to eight ids (an id takes three words in a new millisecond, one in the same), and a payout makes
+ * several.
  */
 class PooledRandom {
   private readonly pool = new Uint32Array(1024);
