@@ -48,6 +48,16 @@ const feesOf = (reader: GatheredRead<string>, key: string) => async (tx: Tx) =>
 const values = (outcomes: PromiseSettledResult<unknown>[]) =>
   outcomes.map((o) => (o.status === 'fulfilled' ? o.value : o.reason));
 
+/** What two requests of one batch, asking keys a and b of `reader`, are answered. */
+async function feesOfAAndB(reader: GatheredRead<string>) {
+  const group = new GroupCommit(db, { lanes: 1 });
+  const outcomes = await oneBatch(group, [
+    { key: 'a', fn: feesOf(reader, 'a') },
+    { key: 'b', fn: feesOf(reader, 'b') },
+  ]);
+  return values(outcomes);
+}
+
 describe('a settings read of an interleaved batch', () => {
   it('goes as one statement for every workspace on PostgreSQL, once a key elsewhere, each request getting its own rows', async () => {
     const sent: string[] = [];
@@ -110,12 +120,7 @@ describe('a settings read of an interleaved batch', () => {
         throw new Error('no statement for these keys');
       },
     };
-    const group = new GroupCommit(db, { lanes: 1 });
-    const outcomes = await oneBatch(group, [
-      { key: 'a', fn: feesOf(unbuildable, 'a') },
-      { key: 'b', fn: feesOf(unbuildable, 'b') },
-    ]);
-    expect(values(outcomes)).toEqual([[7], [9, 10]]);
+    expect(await feesOfAAndB(unbuildable)).toEqual([[7], [9, 10]]);
   });
 
   it('fails the attempt when its rows name no key asked, rather than answering nothing', async () => {
@@ -126,12 +131,7 @@ describe('a settings read of an interleaved batch', () => {
         params: [keys],
       }),
     };
-    const group = new GroupCommit(db, { lanes: 1 });
-    const outcomes = await oneBatch(group, [
-      { key: 'a', fn: feesOf(unnamed, 'a') },
-      { key: 'b', fn: feesOf(unnamed, 'b') },
-    ]);
-    expect(values(outcomes)).toEqual([[7], [9, 10]]);
+    expect(await feesOfAAndB(unnamed)).toEqual([[7], [9, 10]]);
   });
 
   it('is the key’s own statement outside an interleaved batch', async () => {
