@@ -236,19 +236,20 @@ describe('ledger_post_journals', () => {
     expect(await answers([debit(), cover(), debit()])).toBe('posted');
   });
 
-  it('refuses malformed arrays: a journal of one posting, a posting of no journal', async () => {
+  it('refuses malformed arrays: a journal of one posting or none, a posting of no journal', async () => {
     const account = accountId(refs[2]!);
-    const call = (postingJournals: number[]) =>
-      db.query(
+    const call = (postingJournals: number[], journalCount = 1) => {
+      const journals = Array.from({ length: journalCount });
+      return db.query(
         `SELECT ledger_post_journals($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::timestamptz[],
            $7::int[], $8::uuid[], $9::uuid[], $10::text[], $11::bigint[])`,
         [
-          [newId()],
-          [workspaces[0]],
-          [env],
-          ['test'],
-          ['r'],
-          [new Date().toISOString()],
+          journals.map(() => newId()),
+          journals.map(() => workspaces[0]),
+          journals.map(() => env),
+          journals.map(() => 'test'),
+          journals.map((_, i) => `r${i}`),
+          journals.map(() => new Date().toISOString()),
           postingJournals,
           postingJournals.map(() => newId()),
           postingJournals.map(() => account),
@@ -256,8 +257,13 @@ describe('ledger_post_journals', () => {
           postingJournals.map(() => '1'),
         ],
       );
+    };
     await expect(call([1])).rejects.toMatchObject({ code: '23514' });
     await expect(call([1, 2])).rejects.toMatchObject({ code: '23514' });
+    await expect(call([0, 0, 1, 1])).rejects.toMatchObject({ code: '23514' });
+    await expect(call([1, 1, 1, 1], 2)).rejects.toMatchObject({ code: '23514' });
+    await expect(call([], 1)).rejects.toMatchObject({ code: '23514' });
     await expect(call([1, 1])).resolves.toBeDefined();
+    await expect(call([1, 1, 2, 2], 2)).resolves.toBeDefined();
   });
 });
