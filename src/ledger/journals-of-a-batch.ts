@@ -1,6 +1,6 @@
 /**
  * The journals of an interleaved group-commit attempt on PostgreSQL, posted for all its requests in
- * one call of ledger_post_journals (migration 0038) instead of one ledger_post a request (not on
+ * one call of ledger_post_journals (migrations 0038, 0040) instead of one ledger_post a request (not on
  * Citus nor PGlite: src/db/joined-writes.ts). One merchant's batch of payouts then moves its balance
  * row once, in one statement, where it moved it once a request.
  *

@@ -4,8 +4,8 @@
 -- generate_series(1, journal_count), which a cached generic plan takes for a thousand rows, so the
 -- plan cache kept a custom plan, built per call (65 µs of a 7-journal call's 700). The check now
 -- groups the posting numbers it was given: each number named is a journal, with two postings or more,
--- and as many numbers as journals. Nothing in it depends on an array's length, so its generic plan
--- holds.
+-- and as many numbers as journals. Its generic plan then costs about what a custom one does, and the
+-- plan cache keeps it (pg_stat_statements, track = all: planning 18 µs a cash-in before, none after).
 --
 -- The balance check, the balance update and both inserts were four statements of the function, each
 -- started and ended by the executor (the inserts open every index of their table). They are now one
