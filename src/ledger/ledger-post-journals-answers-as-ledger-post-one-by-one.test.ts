@@ -258,8 +258,8 @@ describe('ledger_post_journals', () => {
         ],
       );
     };
-    // The shape check's own refusal: a posting of no journal would otherwise be refused later, as an
-    // account missing from a workspace that does not exist, with the same code.
+    // The shape check's own refusal: a posting of no journal would otherwise be refused later, as a
+    // missing account (its journal's workspace being null), with the same code.
     const malformed = { code: '23514', message: expect.stringMatching(/each journal needs two postings/) };
     await expect(call([1])).rejects.toMatchObject(malformed);
     await expect(call([1, 2])).rejects.toMatchObject(malformed);
