@@ -236,6 +236,25 @@ describe('ledger_post_journals', () => {
     expect(await answers([debit(), cover(), debit()])).toBe('posted');
   });
 
+  it('leaves the books as they were when it refuses, in the transaction that goes on', async () => {
+    const balances = refs.map((_, i) => (i === 0 ? 100n : 0n));
+    const closed = refs.map(() => false);
+    // A posted journal, then an overdraft after it: the batch is refused as a whole.
+    const refusedBatch = [journalOf(0, [[2, 0, 5n]]), journalOf(0, [[0, 2, 500n]])];
+    // booksAfter swallows what its function throws: everything is asserted outside it.
+    const seen = await booksAfter(balances, closed, async (tx) => {
+      const before = await books(tx);
+      await tx.exec('SAVEPOINT refused_batch');
+      const answer = await together(refusedBatch)(tx);
+      await tx.exec('ROLLBACK TO SAVEPOINT refused_batch');
+      return { answer, before, after: await books(tx) };
+    });
+    expect(seen).toMatchObject({ answer: undefined });
+    const { before, after } = seen as { before: unknown; after: unknown };
+    expect(before).toMatchObject({ balances: expect.any(Array) });
+    expect(after).toEqual(before);
+  });
+
   it('refuses malformed arrays: a journal of one posting or none, a posting of no journal', async () => {
     const account = accountId(refs[2]!);
     const call = (postingJournals: number[], journalCount = 1) => {
